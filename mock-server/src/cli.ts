@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * sikaramp-mock: the whole Sikaramp service on one port.
+ *   sikaramp-mock --port 4010 [--host 127.0.0.1] [--clock manual|real] [--seed N]
+ *                 [--network testnet|public] [--auto-advance] [--log]
+ */
+import { parseArgs } from 'node:util';
+import { startMockServer } from './server.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    clock: { type: 'string', default: 'real' },
+    seed: { type: 'string' },
+    network: { type: 'string', default: 'testnet' },
+    'auto-advance': { type: 'boolean', default: false },
+    log: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+const usage =
+  'usage: sikaramp-mock [--port 4010] [--host 127.0.0.1] [--clock manual|real] [--seed N] [--network testnet|public] [--auto-advance] [--log]';
+function fail(message: string): never {
+  console.error(`sikaramp-mock: ${message}\n${usage}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be 0..65535, got ${values.port}`);
+if (values.clock !== 'real' && values.clock !== 'manual') fail(`--clock must be real or manual, got ${values.clock}`);
+if (values.network !== 'testnet' && values.network !== 'public') fail(`--network must be testnet or public`);
+const seed = values.seed === undefined ? undefined : Number(values.seed);
+if (seed !== undefined && !Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
+
+const server = await startMockServer({
+  port,
+  host: values.host,
+  clock: values.clock,
+  seed,
+  network: values.network,
+  autoAdvance: values['auto-advance'],
+  log: values.log,
+}).catch((error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.message));
+
+const u = server.backend.urls;
+console.log(`Sikaramp mock server listening on ${server.url} (clock: ${values.clock}${seed === undefined ? '' : `, seed: ${seed}`})
+  widget backend & dashboard  ${u.base}/api/v1/...
+  ramp API                    ${u.ramp.join(', ')}/api/v1/ramp/...
+  checkout API                ${u.checkout}/api/v1/developer/...
+  anchor (SEP-10/12/24)       ${u.anchor}   (stellar.toml: ${u.origin}/.well-known/stellar.toml)
+  earlier gateway routes      ${u.gateway}
+  interactive page            ${u.interactive}
+  control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...)
+Try:
+  curl -s -X POST ${u.base}/api/v1/merchant/register -H 'content-type: application/json' \\
+    -d '{"name":"Demo","legal_name":"Demo Ltd","email":"demo@example.com","password":"correct horse"}'
+  curl -s ${u.control}/clock`);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) process.exit(1);
+    closing = true;
+    void server.close().then(() => {
+      console.log('sikaramp-mock: stopped');
+      process.exit(0);
+    });
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * Customers (KYC), shared by the widget backend (`/api/v1/widget/customer`) and the anchor
+ * (SEP-12 `/customer`): one record, one id, visible on both.
+ *
+ * Test-mode triggers (documented in docs/guides/testing.md): the `last_name` decides the
+ * review outcome, so merchants can reach every status deterministically.
+ *   - `Processing`: PROCESSING, then ACCEPTED after PROCESSING_SECONDS of clock time;
+ *   - `NeedsInfo`: NEEDS_INFO until every field of NEEDS_INFO_FIELDS is provided, then ACCEPTED;
+ *   - `Rejected`: REJECTED (permanent);
+ *   - anything else: ACCEPTED.
+ * `PUT /_mock/customers/{id}/status` sets any status directly.
+ */
+import { z } from 'zod';
+import { isoNano } from './clock.js';
+import type { MockContext } from './context.js';
+import type { CustomerRecord, CustomerStatus } from './store.js';
+
+export const PROCESSING_SECONDS = 60;
+
+/** The input fields of 000 section 2, with what GET /customer reports of each. */
+export const CUSTOMER_FIELDS = {
+  first_name: { type: 'string', description: 'given name' },
+  last_name: { type: 'string', description: 'family name' },
+  email_address: { type: 'string', description: 'e-mail address' },
+  birth_date: { type: 'date', description: 'date of birth, YYYY-MM-DD' },
+  address: { type: 'string', description: 'street address' },
+  city: { type: 'string', description: 'city' },
+  state_or_province: { type: 'string', description: 'state or province' },
+  postal_code: { type: 'string', description: 'postal code' },
+  address_country_code: { type: 'string', description: 'country, ISO 3166-1 alpha-3' },
+  mobile_number: { type: 'string', description: 'mobile number with country code' },
+} as const;
+
+export type CustomerField = keyof typeof CUSTOMER_FIELDS;
+
+/** What a `NeedsInfo` customer must add before approval. */
+export const NEEDS_INFO_FIELDS: CustomerField[] = ['birth_date', 'address', 'city', 'address_country_code', 'mobile_number'];
+
+const text = z.string().trim().min(1).max(200);
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+const optionalFields = {
+  birth_date: z.string().refine(isDate, 'must be a date as YYYY-MM-DD').optional(),
+  address: text.optional(),
+  city: text.optional(),
+  state_or_province: text.optional(),
+  postal_code: z.string().trim().min(1).max(20).optional(),
+  address_country_code: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code').optional(),
+  mobile_number: z.string().regex(/^\+\d{7,15}$/, 'must be a number with country code, e.g. +233201234567').optional(),
+};
+
+/** Customer input: first_name, last_name and email_address required; unknown keys are dropped. */
+export const CustomerInputSchema = z.object({
+  first_name: text,
+  last_name: text,
+  email_address: z.email().max(254),
+  ...optionalFields,
+});
+export type CustomerInput = z.infer<typeof CustomerInputSchema>;
+
+/** SEP-12 PUT: a known `id` may send only the fields it adds. */
+export const CustomerUpdateSchema = z.object({
+  first_name: text.optional(),
+  last_name: text.optional(),
+  email_address: z.email().max(254).optional(),
+  ...optionalFields,
+});
+
+function reviewStatus(fields: Record<string, string>): CustomerStatus {
+  switch ((fields.last_name ?? '').toLowerCase()) {
+    case 'rejected':
+      return 'REJECTED';
+    case 'processing':
+      return 'PROCESSING';
+    case 'needsinfo':
+      return NEEDS_INFO_FIELDS.every((f) => fields[f]) ? 'ACCEPTED' : 'NEEDS_INFO';
+    default:
+      return 'ACCEPTED';
+  }
+}
+
+const sameIdentity = (c: CustomerRecord, input: { first_name?: string; last_name?: string; email_address?: string }) =>
+  c.fields.first_name === input.first_name &&
+  c.fields.last_name === input.last_name &&
+  c.fields.email_address?.toLowerCase() === input.email_address?.toLowerCase();
+
+function defined(input: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+}
+
+/**
+ * Creates a customer, or updates the merchant's customer with the same name and e-mail
+ * (a repeated create "with the same data plus the missing fields" is idempotent).
+ */
+export function upsertCustomer(ctx: MockContext, merchantId: string, input: CustomerInput): { customer: CustomerRecord; created: boolean } {
+  const existing = [...ctx.store.customers.values()].find((c) => c.merchant_id === merchantId && sameIdentity(c, input));
+  if (existing) return { customer: updateCustomer(ctx, existing, input), created: false };
+  const now = isoNano(ctx.clock.now());
+  const fields = defined(input);
+  const customer: CustomerRecord = {
+    id: ctx.random.uuid(),
+    merchant_id: merchantId,
+    fields,
+    status: reviewStatus(fields),
+    verified_phones: [],
+    created_at: now,
+    updated_at: now,
+  };
+  ctx.store.customers.set(customer.id, customer);
+  if (customer.status === 'PROCESSING') scheduleReview(ctx, customer.id);
+  return { customer, created: true };
+}
+
+/** Adds or changes fields. Only a NEEDS_INFO record is re-reviewed; other outcomes stand. */
+export function updateCustomer(ctx: MockContext, customer: CustomerRecord, input: Partial<CustomerInput>): CustomerRecord {
+  customer.fields = { ...customer.fields, ...defined(input) };
+  customer.updated_at = isoNano(ctx.clock.now());
+  if (customer.status === 'NEEDS_INFO') customer.status = reviewStatus(customer.fields);
+  return customer;
+}
+
+function scheduleReview(ctx: MockContext, id: string) {
+  ctx.clock.schedule(ctx.clock.now() + PROCESSING_SECONDS * 1000, () => {
+    const c = ctx.store.customers.get(id);
+    if (c?.status === 'PROCESSING') setCustomerStatus(ctx, c, 'ACCEPTED');
+  });
+}
+
+export function setCustomerStatus(ctx: MockContext, customer: CustomerRecord, status: CustomerStatus) {
+  customer.status = status;
+  customer.updated_at = isoNano(ctx.clock.now());
+}
+
+/**
+ * The customer lookup of 000 section 2: `id`, `status`, and `provided_fields`, or, when
+ * NEEDS_INFO, `fields` with what is missing. A phone not yet OTP-verified is VERIFICATION_REQUIRED.
+ */
+export function customerView(c: CustomerRecord) {
+  if (c.status === 'NEEDS_INFO') {
+    const missing = NEEDS_INFO_FIELDS.filter((f) => !c.fields[f]);
+    return {
+      id: c.id,
+      status: c.status,
+      fields: Object.fromEntries(missing.map((f) => [f, { type: CUSTOMER_FIELDS[f].type, description: CUSTOMER_FIELDS[f].description }])),
+    };
+  }
+  const provided_fields = Object.fromEntries(
+    Object.keys(c.fields)
+      .filter((f): f is CustomerField => f in CUSTOMER_FIELDS)
+      .map((f) => {
+        const { type, description } = CUSTOMER_FIELDS[f];
+        const status =
+          c.status === 'REJECTED'
+            ? 'REJECTED'
+            : c.status === 'PROCESSING'
+              ? 'PROCESSING'
+              : f === 'mobile_number' && !c.verified_phones.includes(c.fields[f]!)
+                ? 'VERIFICATION_REQUIRED'
+                : 'ACCEPTED';
+        return [f, { type, description, status, ...(status === 'REJECTED' ? { error: 'customer was rejected by compliance review' } : {}) }];
+      }),
+  );
+  return { id: c.id, status: c.status, provided_fields };
+}

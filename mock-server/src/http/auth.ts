@@ -1,0 +1,124 @@
+/**
+ * Credentials of the dashboard (merchant JWT) and of the widget/ramp surfaces (API keys),
+ * plus the per-key rate limit. Keys are looked up by their SHA-256: the mock, like the
+ * service, never stores a key's text.
+ */
+import type { MockContext } from '../context.js';
+import { sha256Hex, signJwt, verifyJwt } from '../crypto.js';
+import type { ApiKeyRecord, MerchantRecord } from '../store.js';
+import { forbidden, HttpError, unauthorized } from './errors.js';
+
+/** Merchant access tokens live 24 hours of clock time (000 section 5). */
+export const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+/** Header the standalone server sets from the socket (and strips from callers). */
+export const CLIENT_IP_HEADER = 'x-sikaramp-client-ip';
+
+export const KEY_PREFIX = { public: 'sika_public_', secret: 'sika_secret_' } as const;
+
+export const hashKey = (key: string) => sha256Hex(key);
+
+export function bearer(request: Request): string | undefined {
+  const value = request.headers.get('authorization');
+  const match = value?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+export async function issueAccessToken(ctx: MockContext, merchant: MerchantRecord) {
+  const iat = Math.floor(ctx.clock.now() / 1000);
+  const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+  const token = await signJwt({ sub: merchant.id, aud: 'dashboard', iat, exp }, ctx.jwtSecret);
+  return { token, expiresAt: exp * 1000 };
+}
+
+/** The merchant behind `Authorization: Bearer <access token>`, or 401. */
+export async function requireMerchant(ctx: MockContext, request: Request): Promise<MerchantRecord> {
+  const token = bearer(request);
+  if (!token) throw unauthorized('missing access token');
+  const claims = await verifyJwt(token, ctx.jwtSecret, ctx.clock.now());
+  if (!claims || claims.aud !== 'dashboard') throw unauthorized('invalid or expired access token');
+  const merchant = ctx.store.merchants.get(String(claims.sub));
+  if (!merchant) throw unauthorized('invalid or expired access token');
+  return merchant;
+}
+
+export function clientIp(ctx: MockContext, request: Request): string {
+  return request.headers.get(CLIENT_IP_HEADER) ?? ctx.options.clientIp;
+}
+
+/** The calling page's origin: `Origin`, else the origin of `Referer`. */
+export function requestOrigin(request: Request): string | undefined {
+  const origin = request.headers.get('origin');
+  if (origin && origin !== 'null') return origin;
+  const referer = request.headers.get('referer');
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface KeyAuth {
+  key: ApiKeyRecord;
+  merchant: MerchantRecord;
+}
+
+/** Finds an active key by its text; undefined for unknown or revoked keys. */
+export async function findKey(ctx: MockContext, text: string): Promise<KeyAuth | undefined> {
+  const hash = await hashKey(text);
+  for (const key of ctx.store.apiKeys.values()) {
+    if (key.key_hash !== hash || !key.is_active) continue;
+    const merchant = ctx.store.merchants.get(key.merchant_id);
+    return merchant ? { key, merchant } : undefined;
+  }
+  return undefined;
+}
+
+export interface RequireKeyOptions {
+  /** Which key the endpoint takes. A public key where a secret one is needed gets 403 FORBIDDEN. */
+  type: 'public' | 'secret';
+  /** Where the key travels: `X-API-Key` (widget backend) or `Authorization: Bearer` (ramp API). */
+  from: 'x-api-key' | 'bearer';
+}
+
+/**
+ * Authenticates an API key: unknown or revoked 401 UNAUTHORIZED; wrong type 403 FORBIDDEN;
+ * a public key from an origin outside `allowed_domains` 403 FORBIDDEN; a secret key from an
+ * address outside `allowed_ips` 403 FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED.
+ */
+export async function requireKey(ctx: MockContext, request: Request, opts: RequireKeyOptions): Promise<KeyAuth> {
+  const text = opts.from === 'bearer' ? bearer(request) : request.headers.get('x-api-key')?.trim();
+  if (!text) throw unauthorized(opts.from === 'bearer' ? 'missing Authorization: Bearer <secret key>' : 'missing X-API-Key header');
+  const auth = await findKey(ctx, text);
+  if (!auth) throw unauthorized('invalid or revoked API key');
+  const { key } = auth;
+  if (key.key_type !== opts.type) {
+    throw forbidden(opts.type === 'secret' ? 'this endpoint needs a secret key' : 'this endpoint needs a public key');
+  }
+  if (key.key_type === 'public' && key.allowed_domains.length > 0) {
+    const origin = requestOrigin(request);
+    if (!origin || !key.allowed_domains.includes(origin)) throw forbidden('origin not in the allowed domains of this key');
+  }
+  if (key.allowed_ips.length > 0 && !key.allowed_ips.includes(clientIp(ctx, request))) {
+    throw forbidden('caller address not in the allowed IPs of this key');
+  }
+  rateLimit(ctx, `key:${key.id}`, key.rate_limit_rpm, 60_000);
+  return auth;
+}
+
+/**
+ * Sliding-window rate limit in clock time: the request that would be number `limit + 1`
+ * within `windowMs` gets 429 RATE_LIMITED with `Retry-After` (seconds until a slot frees).
+ */
+export function rateLimit(ctx: MockContext, bucket: string, limit: number, windowMs: number): void {
+  const now = ctx.clock.now();
+  const hits = (ctx.store.rateWindows.get(bucket) ?? []).filter((t) => t > now - windowMs);
+  if (hits.length >= limit) {
+    const retryAfter = Math.max(1, Math.ceil((hits[0]! + windowMs - now) / 1000));
+    ctx.store.rateWindows.set(bucket, hits);
+    throw new HttpError(429, 'RATE_LIMITED', 'too many requests', { 'Retry-After': String(retryAfter) });
+  }
+  hits.push(now);
+  ctx.store.rateWindows.set(bucket, hits);
+}

@@ -1,0 +1,50 @@
+import { HttpResponse, type HttpResponseResolver } from 'msw';
+import { iso } from '../clock.js';
+import type { MockContext } from '../context.js';
+import { HttpError } from './errors.js';
+
+/** The widget backend's success envelope: `{ data, meta: { request_id, timestamp } }`. */
+export function ok(ctx: MockContext, data: unknown, status = 200, headers: Record<string, string> = {}) {
+  return HttpResponse.json(
+    { data, meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) } },
+    { status, headers },
+  );
+}
+
+/**
+ * How a surface renders a thrown HttpError:
+ * - `envelope`: widget backend, dashboard and ramp API, `{ error: {code, message}, meta }`;
+ * - `sep`: anchor endpoints, `{ error: "text" }`;
+ * - `checkout`: checkout and gateway routes, `{ error: "text", message: "text" }`.
+ */
+export type ErrorStyle = 'envelope' | 'sep' | 'checkout';
+
+export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpError) {
+  const init = { status: err.status, headers: err.headers };
+  if (style === 'sep') return HttpResponse.json({ error: err.message }, init);
+  if (style === 'checkout') return HttpResponse.json({ error: err.message, message: err.message }, init);
+  return HttpResponse.json(
+    {
+      error: { code: err.code, message: err.message },
+      meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) },
+    },
+    init,
+  );
+}
+
+/**
+ * Wraps a resolver so that a thrown HttpError becomes the surface's error body and
+ * anything else a 500 INTERNAL_ERROR (logged, never leaking internals to the caller).
+ */
+export function route<R extends HttpResponseResolver<any, any, any>>(ctx: MockContext, style: ErrorStyle, resolver: R): R {
+  const wrapped = async (info: Parameters<R>[0]) => {
+    try {
+      return await resolver(info);
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(ctx, style, error);
+      console.error('[sikaramp-mock] handler failed:', error);
+      return errorResponse(ctx, style, new HttpError(500, 'INTERNAL_ERROR', 'internal error'));
+    }
+  };
+  return wrapped as R;
+}

@@ -1,0 +1,112 @@
+import { createClock, type Clock } from './clock.js';
+import type { MerchantLimits } from './store.js';
+
+export interface MockBackendOptions {
+  /**
+   * Origin that every surface lives under unless given its own URL, laid out as the
+   * standalone server serves them. Default `https://mock.sikaramp.test`.
+   */
+  origin?: string;
+  /** Widget backend and merchant dashboard, `{base_url}`. Default: the origin. */
+  baseUrl?: string;
+  /** Stellar anchor, `{anchor_url}`. Default: `<origin>/anchor`. */
+  anchorUrl?: string;
+  /** Ramp order API, `{ramp_base_url}`, sandbox. Default: the origin. */
+  rampBaseUrl?: string;
+  /** Ramp order API, production address; served by the same mock. Default: none. */
+  rampProductionUrl?: string;
+  /** Checkout API, `{checkout_base_url}`. Default: the origin. */
+  checkoutBaseUrl?: string;
+  /** The earlier payment gateway routes, `{gateway_url}`. Default: `<origin>/gateway`. */
+  gatewayUrl?: string;
+  /** Host of the interactive page, `{interactive_url}`. Default: `<origin>/interactive`. */
+  interactiveUrl?: string;
+  /** `real` (default), `manual`, or a clock of your own. */
+  clock?: Clock | 'real' | 'manual';
+  /** Makes ids, keys, keypairs and one-time passwords reproducible. */
+  seed?: number;
+  /** Stellar network the anchor runs on. On `public` the five merchant fields are required. Default `testnet`. */
+  network?: 'testnet' | 'public';
+  /** How long a ramp quote stays locked, seconds. Default 300. */
+  rateLifetimeSeconds?: number;
+  /** Limits of a new (starter tier) merchant, GHS. */
+  limits?: Partial<MerchantLimits>;
+  /** GHS per USDC, before the spread. Default 15.5. */
+  exchangeRate?: number;
+  /**
+   * Let the simulated world move by itself: a Mobile Money prompt approves itself and the
+   * chain confirms after a few seconds of clock time. Default off (tests drive it with control calls).
+   */
+  autoAdvance?: boolean | { mobileMoneySeconds?: number; chainSeconds?: number; payoutSeconds?: number };
+  /** In-process only: the caller's IP address that IP allowlists see. Default `127.0.0.1`. */
+  clientIp?: string;
+  /** Log each request and webhook delivery to the console. Default false. */
+  log?: boolean;
+}
+
+export interface Urls {
+  origin: string;
+  base: string;
+  anchor: string;
+  ramp: string[];
+  checkout: string;
+  gateway: string;
+  interactive: string;
+  control: string;
+}
+
+export interface ResolvedOptions {
+  urls: Urls;
+  clock: Clock;
+  seed: number | undefined;
+  network: 'testnet' | 'public';
+  rateLifetimeSeconds: number;
+  limits: MerchantLimits;
+  exchangeRate: number;
+  autoAdvance: { mobileMoneySeconds: number; chainSeconds: number; payoutSeconds: number } | false;
+  clientIp: string;
+  log: boolean;
+}
+
+/** Where a seeded manual clock starts. */
+export const SEEDED_START = '2026-01-01T00:00:00.000Z';
+
+const trim = (url: string) => url.replace(/\/+$/, '');
+
+export function resolveOptions(options: MockBackendOptions = {}): ResolvedOptions {
+  const origin = trim(options.origin ?? 'https://mock.sikaramp.test');
+  const ramp = [trim(options.rampBaseUrl ?? origin)];
+  if (options.rampProductionUrl) ramp.push(trim(options.rampProductionUrl));
+  const auto = options.autoAdvance;
+  const clock =
+    typeof options.clock === 'object'
+      ? options.clock
+      : createClock({
+          kind: options.clock ?? 'real',
+          // A seeded manual clock starts at a fixed time, so that timestamps reproduce too.
+          ...(options.clock === 'manual' && options.seed !== undefined ? { start: SEEDED_START } : {}),
+        });
+  return {
+    urls: {
+      origin,
+      base: trim(options.baseUrl ?? origin),
+      anchor: trim(options.anchorUrl ?? `${origin}/anchor`),
+      ramp,
+      checkout: trim(options.checkoutBaseUrl ?? origin),
+      gateway: trim(options.gatewayUrl ?? `${origin}/gateway`),
+      interactive: trim(options.interactiveUrl ?? `${origin}/interactive`),
+      control: `${origin}/_mock`,
+    },
+    clock,
+    seed: options.seed,
+    network: options.network ?? 'testnet',
+    rateLifetimeSeconds: options.rateLifetimeSeconds ?? 300,
+    limits: { maxPerTransaction: 5_000, daily: 20_000, monthly: 100_000, ...options.limits },
+    exchangeRate: options.exchangeRate ?? 15.5,
+    autoAdvance: auto
+      ? { mobileMoneySeconds: 5, chainSeconds: 5, payoutSeconds: 5, ...(auto === true ? {} : auto) }
+      : false,
+    clientIp: options.clientIp ?? '127.0.0.1',
+    log: options.log ?? false,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * All of the mock's state, in one object of Maps keyed by id. Every surface reads the same
+ * store, so a customer created at the widget backend is the one the anchor sees, an
+ * interactive transaction shows up in the merchant's order list, and so on.
+ *
+ * Handlers read `ctx.store` on every request (never a copy), because `reset()` swaps it.
+ */
+import { createAnchorState } from './state/anchor.js';
+import { createCheckoutState } from './state/checkout.js';
+import { createRampState } from './state/ramp.js';
+
+export type MerchantStatus = 'pending' | 'active';
+export type KybStatus = 'not_submitted' | 'submitted' | 'approved' | 'rejected';
+
+export interface MerchantLimits {
+  /** Largest single transaction, GHS. */
+  maxPerTransaction: number;
+  /** Volume allowed per calendar day (UTC), GHS. */
+  daily: number;
+  /** `monthly_volume_limit`, GHS. */
+  monthly: number;
+}
+
+export interface MerchantRecord {
+  id: string;
+  name: string;
+  legal_name: string;
+  email: string;
+  /** scrypt (or PBKDF2 in a browser) hash; the password itself is never kept. */
+  password_hash: string;
+  status: MerchantStatus;
+  tier: string;
+  fee_base_bps: number;
+  fee_markup_bps: number;
+  limits: MerchantLimits;
+  current_month_volume: number;
+  /** Volume per UTC day, `YYYY-MM-DD` -> GHS. */
+  daily_volume: Record<string, number>;
+  stellar_public_key: string;
+  /** The merchant's Stellar secret seed: the widget backend signs SEP-10 challenges with it. */
+  stellar_secret: string;
+  is_test_mode: boolean;
+  created_at: string;
+  updated_at: string;
+  kyb: {
+    status: KybStatus;
+    submitted_at?: string;
+    reviewed_at?: string;
+    rejection_reason?: string;
+    submission?: { registration_number: string; country: string; documents: { type: string; url: string }[] };
+  };
+  widget_config: {
+    theme: { primary_color: string; border_radius: string };
+    allowed_coins: string[];
+    redirect_url: string | null;
+  };
+  webhook: {
+    url: string | null;
+    secret: string | null;
+    /** After a rotation the old secret keeps signing-verification valid until `previous_expires_at` (ms). */
+    previous_secret?: string;
+    previous_expires_at?: number;
+  };
+  /** Activated for the ramp order API by the operator (control call). */
+  ramp_enabled: boolean;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  merchant_id: string;
+  key_type: 'public' | 'secret';
+  key_prefix: string;
+  /** SHA-256 of the full key; the key text itself is shown once and never stored. */
+  key_hash: string;
+  allowed_domains: string[];
+  allowed_ips: string[];
+  permissions: string[];
+  rate_limit_rpm: number;
+  is_active: boolean;
+  created_at: string;
+  revoked_at?: string;
+}
+
+export type CustomerStatus = 'ACCEPTED' | 'PROCESSING' | 'NEEDS_INFO' | 'REJECTED';
+
+export interface CustomerRecord {
+  id: string;
+  merchant_id: string;
+  fields: Record<string, string>;
+  status: CustomerStatus;
+  /** Phone numbers that passed OTP verification. */
+  verified_phones: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionRecord {
+  session_id: string;
+  session_token: string;
+  merchant_id: string;
+  user_id: string;
+  /** ms since epoch. */
+  expires_at: number;
+}
+
+/** An `ord_` order as the merchant's order list shows it. */
+export interface OrderRecord {
+  id: string;
+  merchant_id: string;
+  status: string;
+  type: 'onramp' | 'offramp';
+  fiat_currency: 'GHS';
+  fiat_amount: number;
+  crypto_currency: 'USDC';
+  crypto_amount: number;
+  payment_method: 'mobile_money';
+  destination_address: string | null;
+  transaction_id: string | null;
+  created_at: string;
+  /** Insertion order, for stable cursor paging. */
+  seq: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'exhausted';
+
+export interface DeliveryAttempt {
+  /** ISO 8601 time the attempt was sent (clock time). */
+  at: string;
+  /** HTTP status the receiver answered, if it answered. */
+  status?: number;
+  /** Why the attempt failed without an answer (refused, timed out). */
+  error?: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  /** Which scheme signs it: order and ramp payment webhooks, or checkout webhooks. */
+  kind: 'order' | 'ramp_payment' | 'checkout';
+  event: string;
+  /** Stable across attempts and manual retries: the receiver's de-duplication key. */
+  event_id: string;
+  merchant_id: string;
+  /** Checkout only: the subscribed endpoint whose secret signs it. */
+  endpoint_id: string | null;
+  url: string;
+  body: string;
+  attempts: DeliveryAttempt[];
+  state: DeliveryState;
+  /** ISO 8601 time of the next scheduled attempt, while pending. */
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+export function createStore() {
+  return {
+    merchants: new Map<string, MerchantRecord>(),
+    apiKeys: new Map<string, ApiKeyRecord>(),
+    customers: new Map<string, CustomerRecord>(),
+    sessions: new Map<string, SessionRecord>(),
+    orders: new Map<string, OrderRecord>(),
+    deliveries: new Map<string, DeliveryRecord>(),
+    /** Request times (ms) per rate-limit bucket, for sliding windows. */
+    rateWindows: new Map<string, number[]>(),
+    /** Monotonic counter for insertion order. */
+    seq: 0,
+    anchor: createAnchorState(),
+    ramp: createRampState(),
+    checkout: createCheckoutState(),
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

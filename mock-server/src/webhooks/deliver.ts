@@ -1,0 +1,123 @@
+/**
+ * Outbound webhooks: one delivery record per event and endpoint, attempted on the mock's
+ * clock. Order and ramp payment webhooks follow 000 section 6 (attempts at 0 s, 10 s, 1 min,
+ * 1 h, 4 h; exhausted after 5); checkout webhooks 002 section 6 (one attempt, 8 s timeout,
+ * replayed only by an explicit retry, same event id). Every attempt is signed afresh.
+ */
+import { bypass } from 'msw';
+import { iso } from '../clock.js';
+import type { MockContext } from '../context.js';
+import type { DeliveryRecord } from '../store.js';
+import { signHeaders } from './sign.js';
+
+/** Delay before each attempt, seconds: attempt 1 at once, then after 10 s, 1 min, 1 h and 4 h. */
+export const RETRY_SCHEDULE_SECONDS = [0, 10, 60, 3_600, 14_400] as const;
+/** Checkout webhooks: one attempt, 8 s timeout. */
+export const CHECKOUT_TIMEOUT_MS = 8_000;
+/** Our choice for order and ramp payment webhooks, where the documents give none. */
+export const ORDER_TIMEOUT_MS = 10_000;
+
+export interface EnqueueInput {
+  kind: DeliveryRecord['kind'];
+  event: string;
+  merchantId: string;
+  url: string;
+  payload: unknown;
+  /** Reuse an event id (the same event to another endpoint). Default: a new one. */
+  eventId?: string;
+  /** Checkout only: the subscribed endpoint whose secret signs it. */
+  endpointId?: string;
+}
+
+export function enqueueDelivery(ctx: MockContext, input: EnqueueInput): DeliveryRecord {
+  const now = ctx.clock.now();
+  const delivery: DeliveryRecord = {
+    id: `whd_${ctx.random.uuid()}`,
+    kind: input.kind,
+    event: input.event,
+    event_id: input.eventId ?? `evt_${ctx.random.uuid()}`,
+    merchant_id: input.merchantId,
+    endpoint_id: input.endpointId ?? null,
+    url: input.url,
+    body: JSON.stringify(input.payload),
+    attempts: [],
+    state: 'pending',
+    next_attempt_at: iso(now),
+    created_at: iso(now),
+  };
+  ctx.store.deliveries.set(delivery.id, delivery);
+  ctx.clock.schedule(now, () => attempt(ctx, delivery.id));
+  return delivery;
+}
+
+/**
+ * Sends the delivery again now, as the dashboard's or the API's retry does: same event id,
+ * fresh signature. Returns undefined for an unknown id.
+ */
+export async function retryDelivery(ctx: MockContext, id: string): Promise<DeliveryRecord | undefined> {
+  const delivery = ctx.store.deliveries.get(id);
+  if (!delivery) return undefined;
+  await attempt(ctx, id, { manual: true });
+  return delivery;
+}
+
+async function attempt(ctx: MockContext, id: string, { manual = false } = {}): Promise<void> {
+  const delivery = ctx.store.deliveries.get(id);
+  // A reset dropped it, or a manual retry already finished it.
+  if (!delivery || (!manual && delivery.state !== 'pending')) return;
+  const sentAt = ctx.clock.now();
+  const headers = await signHeaders(ctx, delivery, Math.floor(sentAt / 1000));
+  const record: DeliveryRecord['attempts'][number] = { at: iso(sentAt) };
+  delivery.attempts.push(record);
+  const timeout = delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS;
+  try {
+    const res = await fetch(
+      bypass(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'sikaramp-mock-webhooks', ...headers },
+        body: delivery.body,
+        signal: AbortSignal.timeout(timeout),
+        redirect: 'manual',
+      }),
+    );
+    record.status = res.status;
+    await res.body?.cancel();
+  } catch (error) {
+    record.error = describe(error);
+  }
+  const delivered = record.status !== undefined && record.status >= 200 && record.status < 300;
+  if (ctx.options.log) {
+    console.log(`[sikaramp-mock] webhook ${delivery.event} -> ${delivery.url}: ${record.status ?? record.error}`);
+  }
+  if (delivered) {
+    delivery.state = 'delivered';
+    delivery.next_attempt_at = null;
+    return;
+  }
+  if (delivery.kind === 'checkout') {
+    delivery.state = 'failed';
+    delivery.next_attempt_at = null;
+    return;
+  }
+  // A manual retry of an order webhook leaves its automatic schedule as it was.
+  if (manual) return;
+  const scheduled = delivery.attempts.length;
+  const delay = RETRY_SCHEDULE_SECONDS[scheduled];
+  if (delay === undefined) {
+    delivery.state = 'exhausted';
+    delivery.next_attempt_at = null;
+    return;
+  }
+  const at = ctx.clock.now() + delay * 1000;
+  delivery.next_attempt_at = iso(at);
+  ctx.clock.schedule(at, () => attempt(ctx, id));
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return cause?.code ?? error.message;
+  }
+  return String(error);
+}

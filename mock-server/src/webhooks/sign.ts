@@ -1,0 +1,31 @@
+/**
+ * The two signing schemes. Order and ramp payment webhooks (design.md section 4):
+ * `X-Webhook-Signature` = lowercase hex HMAC-SHA256 of the raw body keyed with the merchant's
+ * webhook secret, `X-Webhook-Timestamp` = Unix seconds. Checkout webhooks (002 section 6):
+ * `X-Svc-Signature` = `v1=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` with the endpoint's secret.
+ */
+import type { MockContext } from '../context.js';
+import { hmacSha256Hex } from '../crypto.js';
+import type { DeliveryRecord } from '../store.js';
+
+export async function signHeaders(
+  ctx: MockContext,
+  delivery: DeliveryRecord,
+  timestamp: number,
+): Promise<Record<string, string>> {
+  if (delivery.kind === 'checkout') {
+    const endpoint = delivery.endpoint_id ? ctx.store.checkout.webhookEndpoints.get(delivery.endpoint_id) : undefined;
+    const secret = endpoint?.secret ?? '';
+    return {
+      'X-Svc-Event-ID': delivery.event_id,
+      'X-Svc-Event-Type': delivery.event,
+      'X-Svc-Timestamp': String(timestamp),
+      'X-Svc-Signature': `v1=${await hmacSha256Hex(secret, `${timestamp}.${delivery.body}`)}`,
+    };
+  }
+  const secret = ctx.store.merchants.get(delivery.merchant_id)?.webhook.secret ?? '';
+  return {
+    'X-Webhook-Signature': await hmacSha256Hex(secret, delivery.body),
+    'X-Webhook-Timestamp': String(timestamp),
+  };
+}

@@ -1,0 +1,2 @@
+/** @sikaramp/sdk/anchor: SEP-10/12/24 client. */
+export {};

@@ -1,0 +1,2 @@
+/** @sikaramp/sdk/webhooks: verify Sikaramp webhooks. */
+export {};
