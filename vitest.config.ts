@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Tests run the mock server from source, so that no build is needed between edits.
+const alias = { '@sikaramp/mock-server': fileURLToPath(new URL('./mock-server/src/index.ts', import.meta.url)) };
 
 // One run for the whole workspace; each package is a project with its own tests.
 export default defineConfig({
@@ -6,9 +10,9 @@ export default defineConfig({
     reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
       { test: { name: 'mock-server', root: './mock-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
-      { test: { name: 'sdk', root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
-      { test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
-      { test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 30_000 } },
+      { resolve: { alias }, test: { name: 'sdk', root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 30_000 } },
     ],
     passWithNoTests: false,
   },

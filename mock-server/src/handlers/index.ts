@@ -4,6 +4,7 @@ import { notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { anchorHandlers } from './anchor/index.js';
 import { checkoutHandlers } from './checkout/index.js';
+import { interactivePageHandlers } from './interactive/index.js';
 import { merchantHandlers } from './merchant/index.js';
 import { rampHandlers } from './ramp/index.js';
 import { widgetHandlers } from './widget/index.js';
@@ -14,6 +15,7 @@ export function createHandlers(ctx: MockContext): HttpHandler[] {
     ...merchantHandlers(ctx),
     ...widgetHandlers(ctx),
     ...anchorHandlers(ctx),
+    ...interactivePageHandlers(ctx),
     ...rampHandlers(ctx),
     ...checkoutHandlers(ctx),
     // Last: anything else under the mock's own origins is a 404, never a real network call.
