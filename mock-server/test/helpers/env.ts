@@ -20,7 +20,7 @@ export type EnvOptions = Omit<MockBackendOptions, 'origin'>;
 export async function startInProcess(options: EnvOptions = {}): Promise<MockEnv> {
   const backend = createMockBackend({ clock: 'manual', ...options });
   const server = setupServer(...backend.handlers);
-  server.listen({ onUnhandledRequest: 'bypass' });
+  server.listen({ onUnhandledFrame: 'bypass' });
   return {
     mode: 'in-process',
     origin: backend.urls.origin,
