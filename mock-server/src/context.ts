@@ -1,8 +1,25 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Clock } from './clock.js';
+import type { StellarPaymentRecord } from './ledger.js';
+import type { CollectionRecord, PayoutRecord } from './mobile-money.js';
 import type { ResolvedOptions, Urls } from './options.js';
 import { createRandom, type Random } from './random.js';
 import { createStore, type Store } from './store.js';
+
+/** What can own a Mobile Money prompt, a payout or a Stellar payment. */
+export type OwnerKind = 'transaction' | 'ramp_order';
+
+/**
+ * How the shared rails tell an owner what happened. Each surface registers its hooks when
+ * its handlers are created; hooks are code, so they live here and not in the store.
+ */
+export interface Hooks {
+  collection: Map<OwnerKind, (record: CollectionRecord) => unknown>;
+  payout: Map<OwnerKind, (record: PayoutRecord) => unknown>;
+  /** Returns the id of what the inbound payment settled, or undefined if it is not theirs. */
+  stellarPayment: Map<OwnerKind, (payment: StellarPaymentRecord) => string | undefined | Promise<string | undefined>>;
+  sendConfirmed: Map<OwnerKind, (payment: StellarPaymentRecord) => unknown>;
+}
 
 /** What every handler and control call works with. `store` is swapped by `reset()`. */
 export interface MockContext {
@@ -15,6 +32,7 @@ export interface MockContext {
   jwtSecret: string;
   /** The anchor's SEP-10 signing key (stellar.toml SIGNING_KEY). */
   anchorKeypair: Keypair;
+  hooks: Hooks;
   /** A fresh id for `meta.request_id`. */
   requestId(): string;
 }
@@ -29,6 +47,7 @@ export function createContext(options: ResolvedOptions): MockContext {
     store: createStore(),
     jwtSecret: random.hex(32),
     anchorKeypair: Keypair.fromRawEd25519Seed(Buffer.from(random.bytes(32))),
+    hooks: { collection: new Map(), payout: new Map(), stellarPayment: new Map(), sendConfirmed: new Map() },
     requestId: () => `req_${random.hex(12)}`,
   };
 }

@@ -8,6 +8,9 @@
 import { createAnchorState } from './state/anchor.js';
 import { createCheckoutState } from './state/checkout.js';
 import { createRampState } from './state/ramp.js';
+import type { StellarPaymentRecord } from './ledger.js';
+import type { CollectionRecord, PayoutRecord } from './mobile-money.js';
+import type { OtpRecord } from './otp.js';
 
 export type MerchantStatus = 'pending' | 'active';
 export type KybStatus = 'not_submitted' | 'submitted' | 'approved' | 'rejected';
@@ -161,6 +164,12 @@ export function createStore() {
     deliveries: new Map<string, DeliveryRecord>(),
     /** Request times (ms) per rate-limit bucket, for sliding windows. */
     rateWindows: new Map<string, number[]>(),
+    /** One-time passwords sent to phones. */
+    otps: new Map<string, OtpRecord>(),
+    /** The simulated Mobile Money rail: prompts (collections) and payouts. */
+    mobileMoney: { collections: new Map<string, CollectionRecord>(), payouts: new Map<string, PayoutRecord>() },
+    /** The simulated Stellar ledger, by transaction hash. */
+    stellar: { payments: new Map<string, StellarPaymentRecord>() },
     /** Monotonic counter for insertion order. */
     seq: 0,
     anchor: createAnchorState(),

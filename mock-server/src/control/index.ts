@@ -10,6 +10,7 @@ import { clockControl } from './clock.js';
 import { merchantsControl } from './merchants.js';
 import { customersControl } from './customers.js';
 import { webhooksControl } from './webhooks.js';
+import { railsControl } from './rails.js';
 import { anchorControl } from './anchor.js';
 import { rampControl } from './ramp.js';
 import { checkoutControl } from './checkout.js';
@@ -20,6 +21,7 @@ export function createControl(ctx: MockContext) {
     merchants: merchantsControl(ctx),
     customers: customersControl(ctx),
     webhooks: webhooksControl(ctx),
+    rails: railsControl(ctx),
     anchor: anchorControl(ctx),
     ramp: rampControl(ctx),
     checkout: checkoutControl(ctx),
@@ -35,6 +37,7 @@ export function createControl(ctx: MockContext) {
     merchants: pieces.merchants.api,
     customers: pieces.customers.api,
     webhooks: pieces.webhooks.api,
+    rails: pieces.rails.api,
     anchor: pieces.anchor.api,
     ramp: pieces.ramp.api,
     checkout: pieces.checkout.api,

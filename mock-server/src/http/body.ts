@@ -32,6 +32,19 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
   return parse(schema, await readJsonObject(request));
 }
 
+/** Like readBody, but an empty body counts as `{}` (for calls whose fields are all optional). */
+export async function readOptionalBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const text = await readText(request);
+  if (text.trim() === '') return parse(schema, {});
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+  return parse(schema, value);
+}
+
 /** Validates a value against a schema, naming the first problem in a 400 VALIDATION_ERROR. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);

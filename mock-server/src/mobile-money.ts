@@ -1,0 +1,152 @@
+/**
+ * The simulated Mobile Money rail, shared by interactive transactions and ramp orders.
+ *
+ * What a person does waits for a control call (or auto-advance): a collection prompt is
+ * approved or declined by the customer, or times out after PROMPT_TIMEOUT_SECONDS. What the
+ * system does runs on the clock: a payout succeeds after `payoutSeconds` unless a control
+ * call fails that attempt first. Owners (the transaction or order that started it) learn the
+ * outcome through the hook they registered in `ctx.hooks`.
+ */
+import { iso } from './clock.js';
+import type { MockContext, OwnerKind } from './context.js';
+import { HttpError, notFound } from './http/errors.js';
+
+/** The three supported providers (000 section 1): id -> display name. */
+export const PROVIDERS = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' } as const;
+export type ProviderId = keyof typeof PROVIDERS;
+
+/** Accepts an id or a display name in any case ("MTN", "mtn", "Telecel Cash"). */
+export function parseProvider(value: string): ProviderId | undefined {
+  const v = value.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  for (const [id, name] of Object.entries(PROVIDERS)) {
+    if (v === id || v === name.toLowerCase().replace(/\s+/g, '') || name.toLowerCase().startsWith(v)) return id as ProviderId;
+  }
+  return undefined;
+}
+
+/** A prompt nobody answers times out after this long, seconds. */
+export const PROMPT_TIMEOUT_SECONDS = 120;
+
+export interface Owner {
+  kind: OwnerKind;
+  id: string;
+}
+
+export interface CollectionRecord {
+  id: string;
+  merchant_id: string;
+  owner: Owner;
+  provider: ProviderId;
+  phone: string;
+  /** GHS. */
+  amount: number;
+  status: 'pending' | 'approved' | 'declined' | 'timed_out';
+  /** The provider's reference for the payment. */
+  provider_ref: string;
+  created_at: string;
+  settled_at?: string;
+}
+
+export interface PayoutRecord {
+  id: string;
+  merchant_id: string;
+  owner: Owner;
+  provider: ProviderId;
+  phone: string;
+  /** GHS. */
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_reason?: string;
+  provider_ref: string;
+  created_at: string;
+  settled_at?: string;
+}
+
+type Start<T> = Omit<T, 'id' | 'status' | 'provider_ref' | 'created_at' | 'settled_at' | 'failure_reason'>;
+
+/** Sends a payment prompt to the customer's phone. */
+export function startCollection(ctx: MockContext, input: Start<CollectionRecord>): CollectionRecord {
+  const now = ctx.clock.now();
+  const record: CollectionRecord = {
+    ...input,
+    id: `mmc_${ctx.random.uuid()}`,
+    status: 'pending',
+    provider_ref: `${input.provider.toUpperCase()}-${ctx.random.digits(10)}`,
+    created_at: iso(now),
+  };
+  ctx.store.mobileMoney.collections.set(record.id, record);
+  const auto = ctx.options.autoAdvance;
+  if (auto) ctx.clock.schedule(now + auto.mobileMoneySeconds * 1000, () => settleIfPending(ctx, record.id, 'approved'));
+  ctx.clock.schedule(now + PROMPT_TIMEOUT_SECONDS * 1000, () => settleIfPending(ctx, record.id, 'timed_out'));
+  return record;
+}
+
+function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'timed_out') {
+  if (ctx.store.mobileMoney.collections.get(id)?.status === 'pending') return settleCollection(ctx, id, outcome);
+}
+
+/** Finds a collection by its id, or the newest one of an owner (transaction id, order id or reference). */
+export function findCollection(ctx: MockContext, id: string): CollectionRecord {
+  const all = [...ctx.store.mobileMoney.collections.values()];
+  const found = all.find((c) => c.id === id) ?? all.reverse().find((c) => c.owner.id === id);
+  if (!found) throw notFound('Mobile Money prompt');
+  return found;
+}
+
+/** The customer answers the prompt (or it times out). Only a pending prompt can be settled. */
+export async function settleCollection(
+  ctx: MockContext,
+  id: string,
+  outcome: 'approved' | 'declined' | 'timed_out',
+): Promise<CollectionRecord> {
+  const record = findCollection(ctx, id);
+  if (record.status !== 'pending') throw new HttpError(409, 'INVALID_STATE', `prompt is already ${record.status}`);
+  record.status = outcome;
+  record.settled_at = iso(ctx.clock.now());
+  await ctx.hooks.collection.get(record.owner.kind)?.(record);
+  return record;
+}
+
+/** Starts a disbursement; it succeeds after `payoutSeconds` of clock time unless failed first. */
+export function startPayout(ctx: MockContext, input: Start<PayoutRecord>): PayoutRecord {
+  const now = ctx.clock.now();
+  const record: PayoutRecord = {
+    ...input,
+    id: `mmp_${ctx.random.uuid()}`,
+    status: 'pending',
+    provider_ref: `${input.provider.toUpperCase()}-${ctx.random.digits(10)}`,
+    created_at: iso(now),
+  };
+  ctx.store.mobileMoney.payouts.set(record.id, record);
+  const seconds = ctx.options.autoAdvance ? ctx.options.autoAdvance.payoutSeconds : DEFAULT_PAYOUT_SECONDS;
+  ctx.clock.schedule(now + seconds * 1000, async () => {
+    const p = ctx.store.mobileMoney.payouts.get(record.id);
+    if (p?.status === 'pending') await settlePayout(ctx, p, 'succeeded');
+  });
+  return record;
+}
+
+/** How long a payout takes when auto-advance does not set it, seconds. */
+export const DEFAULT_PAYOUT_SECONDS = 5;
+
+export function findPayout(ctx: MockContext, id: string): PayoutRecord {
+  const all = [...ctx.store.mobileMoney.payouts.values()];
+  const found = all.find((p) => p.id === id) ?? all.reverse().find((p) => p.owner.id === id);
+  if (!found) throw notFound('payout');
+  return found;
+}
+
+/** Fails the pending payout attempt (control): the owner decides whether to retry. */
+export async function failPayout(ctx: MockContext, id: string, reason = 'Mobile Money disbursement failed'): Promise<PayoutRecord> {
+  const record = findPayout(ctx, id);
+  if (record.status !== 'pending') throw new HttpError(409, 'INVALID_STATE', `payout is already ${record.status}`);
+  await settlePayout(ctx, record, 'failed', reason);
+  return record;
+}
+
+async function settlePayout(ctx: MockContext, record: PayoutRecord, outcome: 'succeeded' | 'failed', reason?: string) {
+  record.status = outcome;
+  record.settled_at = iso(ctx.clock.now());
+  if (reason) record.failure_reason = reason;
+  await ctx.hooks.payout.get(record.owner.kind)?.(record);
+}

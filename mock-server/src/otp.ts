@@ -1,0 +1,70 @@
+/**
+ * One-time passwords sent to a phone (ramp KYC, the interactive page's phone check). Always
+ * random 6 digits, readable in test mode through `GET /_mock/otp?phone=`; each code expires,
+ * is single-use, and allows a bounded number of wrong tries.
+ */
+import { iso } from './clock.js';
+import type { MockContext } from './context.js';
+import { HttpError } from './http/errors.js';
+
+export const OTP_TTL_SECONDS = 10 * 60;
+export const OTP_MAX_ATTEMPTS = 5;
+
+export interface OtpRecord {
+  id: string;
+  phone: string;
+  /** What the code proves, e.g. `ramp_kyc:<kyc_id>` or `interactive:<transaction id>`. */
+  purpose: string;
+  code: string;
+  /** ms since epoch. */
+  expires_at: number;
+  attempts: number;
+  used: boolean;
+  created_at: string;
+}
+
+/** Sends a new code for `purpose`; an earlier unused code for the same purpose stops working. */
+export function sendOtp(ctx: MockContext, phone: string, purpose: string): OtpRecord {
+  for (const otp of ctx.store.otps.values()) if (otp.purpose === purpose) otp.used = true;
+  const now = ctx.clock.now();
+  const otp: OtpRecord = {
+    id: `otp_${ctx.random.uuid()}`,
+    phone,
+    purpose,
+    code: ctx.random.digits(6),
+    expires_at: now + OTP_TTL_SECONDS * 1000,
+    attempts: 0,
+    used: false,
+    created_at: iso(now),
+  };
+  ctx.store.otps.set(otp.id, otp);
+  return otp;
+}
+
+/**
+ * Checks `code` against the live code for `purpose`. Refuses (422 VALIDATION_ERROR-style
+ * codes are the caller's choice; this throws 422 with a reason) a wrong, expired, used or
+ * exhausted code; a right code is consumed.
+ */
+export function checkOtp(ctx: MockContext, purpose: string, code: string): OtpRecord {
+  const otp = [...ctx.store.otps.values()].reverse().find((o) => o.purpose === purpose);
+  if (!otp) throw new HttpError(422, 'VALIDATION_ERROR', 'no code was sent; request a new one');
+  if (otp.used) throw new HttpError(422, 'VALIDATION_ERROR', 'code already used; request a new one');
+  if (otp.expires_at <= ctx.clock.now()) throw new HttpError(422, 'VALIDATION_ERROR', 'code expired; request a new one');
+  if (otp.attempts >= OTP_MAX_ATTEMPTS) {
+    throw new HttpError(429, 'RATE_LIMITED', `too many wrong codes (${OTP_MAX_ATTEMPTS}); request a new one`);
+  }
+  otp.attempts++;
+  if (otp.code !== code) {
+    const left = OTP_MAX_ATTEMPTS - otp.attempts;
+    if (left === 0) throw new HttpError(429, 'RATE_LIMITED', `too many wrong codes (${OTP_MAX_ATTEMPTS}); request a new one`);
+    throw new HttpError(422, 'VALIDATION_ERROR', `wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left`);
+  }
+  otp.used = true;
+  return otp;
+}
+
+/** The newest code sent to `phone` (test mode), for the control API. */
+export function lastOtp(ctx: MockContext, phone: string): OtpRecord | undefined {
+  return [...ctx.store.otps.values()].reverse().find((o) => o.phone === phone);
+}
