@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,12 +9,13 @@ const alias = { '@sikaramp/mock-server': fileURLToPath(new URL('./mock-server/sr
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // A package joins the run once it has tests.
     projects: [
       { test: { name: 'mock-server', root: './mock-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
       { resolve: { alias }, test: { name: 'sdk', root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
       { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 30_000 } },
-    ],
+    ].filter((project) => existsSync(new URL(`${project.test.root}/${project.test.name === 'examples' ? '' : 'test'}`, import.meta.url))),
     passWithNoTests: false,
   },
 });
