@@ -1,0 +1,71 @@
+/**
+ * Quotes for buying and selling USDC, shared by interactive transactions and ramp orders:
+ * the platform fee is `fee_base_bps + fee_markup_bps` of the fiat amount (100 bps = 1 %),
+ * plus a Stellar network fee, and the exchange spread is built into the quoted rate
+ * (000 section 1). Amounts are GHS and USDC rounded to 2 places, always in the service's favour.
+ */
+import type { MockContext } from './context.js';
+import type { MerchantRecord } from './store.js';
+
+/** Spread around the mid rate, as a fraction: customers buy above it and sell below it. */
+export const SPREAD = 0.01;
+/** Stellar network fee charged per transaction, USDC. */
+export const NETWORK_FEE_USDC = 0.01;
+
+export interface Quote {
+  direction: 'buy' | 'sell';
+  /** GHS per USDC, spread included. */
+  rate: number;
+  /** GHS the customer pays (buy) or receives (sell). */
+  fiat_amount: number;
+  /** USDC the customer receives (buy) or sends (sell). */
+  crypto_amount: number;
+  fees: {
+    /** Platform fee, GHS. */
+    platform_fee: number;
+    /** Network fee, GHS. */
+    network_fee: number;
+    /** Sum of the fees, GHS. */
+    total: number;
+    /** fee_base_bps + fee_markup_bps. */
+    fee_bps: number;
+  };
+}
+
+const cents = (n: number) => Math.round(n * 100) / 100;
+const floor2 = (n: number) => Math.floor(n * 100 + 1e-9) / 100;
+const ceil2 = (n: number) => Math.ceil(n * 100 - 1e-9) / 100;
+
+function feesFor(ctx: MockContext, merchant: MerchantRecord, fiat: number, rate: number) {
+  const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
+  const platform_fee = ceil2((fiat * fee_bps) / 10_000);
+  const network_fee = ceil2(NETWORK_FEE_USDC * rate);
+  return { platform_fee, network_fee, total: cents(platform_fee + network_fee), fee_bps };
+}
+
+/** Buying: the customer pays `fiat_amount` GHS; fees come out of it, the rest buys USDC. */
+export function quoteBuy(ctx: MockContext, merchant: MerchantRecord, fiat_amount: number): Quote {
+  const rate = cents(ctx.options.exchangeRate * (1 + SPREAD));
+  const fees = feesFor(ctx, merchant, fiat_amount, rate);
+  const crypto_amount = Math.max(0, floor2((fiat_amount - fees.total) / rate));
+  return { direction: 'buy', rate, fiat_amount: cents(fiat_amount), crypto_amount, fees };
+}
+
+/** Selling `crypto_amount` USDC: it converts at the rate, fees come out of the GHS paid out. */
+export function quoteSell(ctx: MockContext, merchant: MerchantRecord, crypto_amount: number): Quote {
+  const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));
+  const gross = crypto_amount * rate;
+  const fees = feesFor(ctx, merchant, gross, rate);
+  return { direction: 'sell', rate, fiat_amount: Math.max(0, floor2(gross - fees.total)), crypto_amount: cents(crypto_amount), fees };
+}
+
+/** Selling for a GHS payout of `fiat_amount`: the USDC needed to cover it and the fees. */
+export function quoteSellForFiat(ctx: MockContext, merchant: MerchantRecord, fiat_amount: number): Quote {
+  const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));
+  const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
+  // gross - ceil(gross * bps) - network = fiat  =>  gross ≈ (fiat + network) / (1 - bps)
+  const network = ceil2(NETWORK_FEE_USDC * rate);
+  const crypto_amount = ceil2((fiat_amount + network) / (1 - fee_bps / 10_000) / rate);
+  const quote = quoteSell(ctx, merchant, crypto_amount);
+  return { ...quote, fiat_amount: cents(fiat_amount) };
+}
