@@ -6,11 +6,12 @@ import { HttpError } from '../http/errors.js';
  */
 export type Machine<S extends string, E extends string = string> = Readonly<Record<S, Readonly<Partial<Record<E, S>>>>>;
 
-export function canTransition<S extends string, E extends string>(machine: Machine<S, E>, from: S, event: E): boolean {
+export function canTransition<S extends string, E extends string>(machine: Machine<S, E>, from: NoInfer<S>, event: NoInfer<E>): boolean {
   return machine[from]?.[event] !== undefined;
 }
 
-export function transition<S extends string, E extends string>(machine: Machine<S, E>, from: S, event: E): S {
+/** The next state; states and events are inferred from the table, so a misspelt event does not compile. */
+export function transition<S extends string, E extends string>(machine: Machine<S, E>, from: NoInfer<S>, event: NoInfer<E>): S {
   const next = machine[from]?.[event];
   if (next === undefined) {
     throw new HttpError(409, 'INVALID_STATE', `cannot ${event.replace(/_/g, ' ')} when status is ${from}`);
