@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.js';
  * A state machine as data: `table[state][event]` is the next state. What has no row is
  * not allowed, and `transition` refuses it (409 INVALID_STATE) instead of ignoring it.
  */
-export type Machine<S extends string, E extends string = string> = Readonly<Record<S, Readonly<Partial<Record<E, S>>>>>;
+export type Machine<S extends string, E extends string = string> = Readonly<Record<S, Readonly<Partial<Record<E, NoInfer<S>>>>>>;
 
 export function canTransition<S extends string, E extends string>(machine: Machine<S, E>, from: NoInfer<S>, event: NoInfer<E>): boolean {
   return machine[from]?.[event] !== undefined;
