@@ -18,8 +18,10 @@ export type ProviderId = keyof typeof PROVIDERS;
 /** Accepts an id or a display name in any case ("MTN", "mtn", "Telecel Cash"). */
 export function parseProvider(value: string): ProviderId | undefined {
   const v = value.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  if (v === '') return undefined;
   for (const [id, name] of Object.entries(PROVIDERS)) {
-    if (v === id || v === name.toLowerCase().replace(/\s+/g, '') || name.toLowerCase().startsWith(v)) return id as ProviderId;
+    const compact = name.toLowerCase().replace(/\s+/g, '');
+    if (v === id || v === compact || (v.length >= 3 && compact.startsWith(v))) return id as ProviderId;
   }
   return undefined;
 }
