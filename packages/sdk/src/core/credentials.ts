@@ -1,0 +1,27 @@
+/** Guards around credentials: where a secret may be used, and what kind of key was given. */
+import { CredentialError } from './errors.js';
+
+/** True where a page could be running: a `window` or a `document` exists. */
+export function isBrowserLike(): boolean {
+  const g = globalThis as { window?: unknown; document?: unknown };
+  return typeof g.window !== 'undefined' || typeof g.document !== 'undefined';
+}
+
+/**
+ * Refuses a secret credential in a browser-like environment, where anyone who opens the page
+ * could read it. `what` names the credential, never its value.
+ */
+export function assertServerSide(what: string): void {
+  if (isBrowserLike()) {
+    throw new CredentialError(
+      `${what} must stay on your server: it was given in a browser-like environment (window or document exists). ` +
+        'Use a public key with <ramp-widget> in the page, and call this client from your backend.',
+    );
+  }
+}
+
+/** Refuses a public key (`xx_public_…`) where a secret key is needed, without echoing the key. */
+export function assertSecretKey(key: string, what: string): void {
+  if (typeof key !== 'string' || key.trim() === '') throw new CredentialError(`${what} is required`);
+  if (/_public_/.test(key)) throw new CredentialError(`${what} must be a secret key; a public key was given`);
+}

@@ -1,0 +1,241 @@
+/**
+ * Every error the SDK throws, for every surface. This module imports nothing, so that the
+ * webhooks entry can share it without pulling in ky or zod.
+ *
+ * ```ts
+ * try { await widget.customers.get(id) }
+ * catch (e) { if (e instanceof NotFoundError) … else if (e instanceof RateLimitError) e.retryAfter }
+ * ```
+ */
+
+/** Parts of a key, token or secret that look like credentials are replaced before any message is built. */
+const CREDENTIAL_PATTERNS: RegExp[] = [
+  // API keys: `xx_public_…`, `sika_secret_…` and the like.
+  /\b[a-z]{2,12}_(?:public|secret)_[A-Za-z0-9]{8,}/g,
+  // Stellar secret seeds: `S` and 55 base32 characters.
+  /\bS[A-Z2-7]{55}\b/g,
+  // JWTs: three base64url parts.
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  // Bearer credentials of any form.
+  /\b(Bearer\s+)\S+/gi,
+];
+
+/** Masks anything credential-shaped in a text meant for an error message or a log line. */
+export function redact(text: string): string {
+  let out = text;
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    out = out.replace(pattern, (match, bearer?: unknown) => (typeof bearer === 'string' ? `${bearer}[redacted]` : '[redacted]'));
+  }
+  return out;
+}
+
+/** Base class of every error thrown by `@sikaramp/sdk`. */
+export class SikarampError extends Error {
+  override name = 'SikarampError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(redact(message), options);
+  }
+}
+
+/** The service answered with a non-2xx status. One subclass per status, chosen by {@link ApiError.from}. */
+export class ApiError extends SikarampError {
+  override name = 'ApiError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The service's error code where the surface has one (widget backend and ramp API: `error.code`, e.g. `KYC_NOT_APPROVED`). */
+  readonly code: string | undefined;
+  /** `meta.request_id` of the answer, else its `X-Request-Id` header: quote it to support. */
+  readonly requestId: string | undefined;
+  /** The answer's body as received: parsed JSON, or the text when it is not JSON. */
+  readonly body: unknown;
+  /** The answer's headers. */
+  readonly headers: Headers;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    const { code, message } = describeBody(body);
+    super(`${status}${code ? ` ${code}` : ''}: ${message ?? statusText(status)}`);
+    this.status = status;
+    this.code = code;
+    this.requestId = requestIdOf(body, headers);
+    this.body = body;
+    this.headers = headers;
+  }
+
+  /** Builds the subclass that matches the status. */
+  static from(status: number, body: unknown, headers: Headers): ApiError {
+    if (status === 400) return new BadRequestError(status, body, headers);
+    if (status === 401) return new AuthenticationError(status, body, headers);
+    if (status === 403) return new PermissionDeniedError(status, body, headers);
+    if (status === 404) return new NotFoundError(status, body, headers);
+    if (status === 409) return new ConflictError(status, body, headers);
+    if (status === 422) return new UnprocessableEntityError(status, body, headers);
+    if (status === 429) return new RateLimitError(status, body, headers);
+    if (status >= 500) return new InternalServerError(status, body, headers);
+    return new ApiError(status, body, headers);
+  }
+}
+
+/** 400: the request was refused as malformed (`VALIDATION_ERROR`, `MISSING_HEADER`, …). */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+/** 401: the key, token or session is missing, unknown, revoked or expired (`UNAUTHORIZED`). */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+/** 403: authenticated but not allowed (`FORBIDDEN`, `KYC_NOT_APPROVED`, `RAMP_NOT_ENABLED`). */
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: no such resource (`NOT_FOUND`). */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+/** 409: the request conflicts with the resource's state or an earlier request (`DUPLICATE_ORDER`, `INVALID_STATE`). */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+/** 422: well-formed but not acceptable (`PHONE_NOT_VERIFIED`, `QUOTE_EXPIRED`, `AMOUNT_OUT_OF_RANGE`). */
+export class UnprocessableEntityError extends ApiError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests (`RATE_LIMITED`). */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  /** What `Retry-After` asked for, seconds; undefined when the answer did not say. */
+  readonly retryAfter: number | undefined;
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    this.retryAfter = retryAfterSeconds(headers);
+  }
+}
+/** 5xx: the service (or a gateway behind it) failed. */
+export class InternalServerError extends ApiError {
+  override name = 'InternalServerError';
+}
+
+/** No answer: the connection was refused, reset or dropped. */
+export class ConnectionError extends SikarampError {
+  override name = 'ConnectionError';
+  constructor(message = 'Connection error: the service could not be reached', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No answer within the `timeout` of one attempt. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+  constructor(timeoutMs: number) {
+    super(`Request timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The caller's AbortSignal fired; nothing more is sent. */
+export class AbortError extends SikarampError {
+  override name = 'AbortError';
+  constructor(options?: { cause?: unknown }) {
+    super('Request was aborted', options);
+  }
+}
+
+/** One problem found in an input, as zod reports it. */
+export interface ValidationIssue {
+  /** Where in the input, e.g. `['user', 'phone']`. */
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+}
+
+/** The input was refused before anything was sent. */
+export class ValidationError extends SikarampError {
+  override name = 'ValidationError';
+  /** Every problem found. */
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[], what = 'input') {
+    super(`Invalid ${what}: ${issues.map(formatIssue).join('; ')}`);
+    this.issues = issues;
+  }
+}
+
+/** The service answered 2xx with a body the SDK cannot use (not JSON, or a known field of the wrong type). */
+export class ResponseValidationError extends SikarampError {
+  override name = 'ResponseValidationError';
+  /** Every problem found. */
+  readonly issues: ValidationIssue[];
+  /** The body as received. */
+  readonly body: unknown;
+  /** `meta.request_id` or `X-Request-Id` of the answer. */
+  readonly requestId: string | undefined;
+  constructor(issues: ValidationIssue[], body: unknown, headers: Headers) {
+    super(`Unexpected response from the service: ${issues.map(formatIssue).join('; ')}`);
+    this.issues = issues;
+    this.body = body;
+    this.requestId = requestIdOf(body, headers);
+  }
+}
+
+/** A secret credential was given where it could leak (a browser), or a public key where a secret one is needed. */
+export class CredentialError extends SikarampError {
+  override name = 'CredentialError';
+}
+
+function formatIssue(issue: ValidationIssue): string {
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads the three error bodies: the envelope `{error: {code, message}}` (widget backend,
+ * dashboard, ramp), SEP's `{error: "text"}` (anchor), checkout's `{error, message}`.
+ */
+function describeBody(body: unknown): { code?: string; message?: string } {
+  if (typeof body === 'string') return body.trim() ? { message: body.trim().slice(0, 500) } : {};
+  if (!isRecord(body)) return {};
+  const { error, message } = body;
+  if (isRecord(error)) {
+    return {
+      code: typeof error.code === 'string' ? error.code : undefined,
+      message: typeof error.message === 'string' ? error.message : undefined,
+    };
+  }
+  if (typeof message === 'string') return { message };
+  if (typeof error === 'string') return { message: error };
+  return {};
+}
+
+function requestIdOf(body: unknown, headers: Headers): string | undefined {
+  const meta = isRecord(body) && isRecord(body.meta) ? body.meta : undefined;
+  if (typeof meta?.request_id === 'string') return meta.request_id;
+  return headers.get('x-request-id') ?? undefined;
+}
+
+/** `Retry-After` as seconds: a number of seconds or an HTTP date; `retry-after-ms` first when present. */
+export function retryAfterSeconds(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms / 1000;
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+function statusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: 'bad request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not found',
+    409: 'conflict',
+    422: 'unprocessable entity',
+    429: 'too many requests',
+    500: 'internal server error',
+    502: 'bad gateway',
+    503: 'service unavailable',
+    504: 'gateway timeout',
+  };
+  return texts[status] ?? 'request failed';
+}

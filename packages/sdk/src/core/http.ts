@@ -1,0 +1,207 @@
+/**
+ * The HTTP core under every client: ky for the request, then the SDK's own timeout, retry
+ * loop, envelope unwrapping, error mapping and response parsing. The only module that
+ * imports ky; ky's own retry stays off so that `core/retry.ts` is the one policy.
+ */
+import ky, { NetworkError, type KyInstance } from 'ky';
+import type { z } from 'zod';
+import { AbortError, ApiError, ConnectionError, TimeoutError } from './errors.js';
+import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
+import { parseResponse } from './schema.js';
+
+/** Default time allowed for one attempt, including reading the answer, ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Options every client takes. */
+export interface ClientOptions {
+  /** Retries after the first attempt where retrying is safe. Default 2. */
+  maxRetries?: number;
+  /** Time allowed for one attempt, including reading the answer, ms. Default 60000. */
+  timeout?: number;
+  /** A fetch of your own (instrumentation, a proxy agent, a test double). Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Headers added to every request. */
+  defaultHeaders?: Record<string, string>;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Cancels the call, including a wait between retries; the call rejects with AbortError. */
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call, ms. */
+  timeout?: number;
+  /** Overrides the client's maxRetries for this call. */
+  maxRetries?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** Options of a call that creates something, where an idempotency key makes a retry safe. */
+export interface IdempotentRequestOptions extends RequestOptions {
+  /** Identifies this piece of work; the service answers a repeat without doing it twice. Generated when the client requires one. */
+  idempotencyKey?: string;
+}
+
+/** Supplies a surface's credentials. */
+export interface Authenticator {
+  /** Headers that authenticate a request. */
+  headers(signal?: AbortSignal): Promise<Record<string, string>> | Record<string, string>;
+  /** Called once after a 401 to renew the credential (a fresh login); the request is then sent again. */
+  refresh?(signal?: AbortSignal): Promise<void>;
+}
+
+export interface CoreConfig extends ClientOptions {
+  /** The surface's base URL; request paths are relative to it. */
+  baseUrl: string;
+  auth?: Authenticator;
+  /** Header that carries the idempotency key on this surface. Default `X-Idempotency-Key`. */
+  idempotencyHeader?: string;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/** One call as a resource describes it. */
+export interface Call<S extends z.ZodType> extends IdempotentRequestOptions {
+  /** The answer's schema, applied leniently. */
+  schema: S;
+  query?: Query;
+  /** JSON body, already validated by the resource. */
+  body?: unknown;
+  /** Return the envelope's `data` rather than the whole body. Default true. */
+  unwrap?: boolean;
+  /** Send the surface's credentials. Default true. */
+  auth?: boolean;
+}
+
+interface Received {
+  response: Response;
+  body: unknown;
+}
+
+export class HttpCore {
+  readonly baseUrl: string;
+  readonly #ky: KyInstance;
+  readonly #config: CoreConfig;
+
+  constructor(config: CoreConfig) {
+    this.#config = config;
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    const customFetch = config.fetch;
+    this.#ky = ky.create({
+      prefix: this.baseUrl,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      fetch: (input, init) => (customFetch ?? globalThis.fetch)(input, init),
+    });
+  }
+
+  get<S extends z.ZodType>(path: string, call: Call<S>): Promise<z.output<S>> {
+    return this.request('GET', path, call);
+  }
+  post<S extends z.ZodType>(path: string, call: Call<S>): Promise<z.output<S>> {
+    return this.request('POST', path, call);
+  }
+  put<S extends z.ZodType>(path: string, call: Call<S>): Promise<z.output<S>> {
+    return this.request('PUT', path, call);
+  }
+  delete<S extends z.ZodType>(path: string, call: Call<S>): Promise<z.output<S>> {
+    return this.request('DELETE', path, call);
+  }
+
+  /** Sends a call with the retry policy and returns its parsed answer. */
+  async request<S extends z.ZodType>(method: string, path: string, call: Call<S>): Promise<z.output<S>> {
+    const { response, body } = await this.send(method, path, call);
+    const value = call.unwrap === false ? body : isRecord(body) ? body.data : undefined;
+    return parseResponse(call.schema, value, body, response.headers);
+  }
+
+  /** Sends a call with the retry policy and returns the raw answer; non-2xx becomes ApiError. */
+  async send(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
+    const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const retryable = isSafeToRetry(method, call.idempotencyKey);
+    let refreshed = false;
+    for (let retry = 0; ; ) {
+      let received: Received;
+      try {
+        received = await this.#attempt(method, path, call);
+      } catch (error) {
+        if (!(error instanceof ConnectionError) || !retryable || retry >= maxRetries) throw error;
+        await sleep(retryDelayMs(retry++), call.signal);
+        continue;
+      }
+      const { response, body } = received;
+      if (response.ok) return received;
+      if (response.status === 401 && !refreshed && call.auth !== false && this.#config.auth?.refresh) {
+        // A 401 means nothing was done, so one fresh credential and a repeat is always safe.
+        refreshed = true;
+        await this.#config.auth.refresh(call.signal);
+        continue;
+      }
+      const error = ApiError.from(response.status, body, response.headers);
+      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status)) throw error;
+      await sleep(retryDelayMs(retry++, response.headers), call.signal);
+    }
+  }
+
+  async #attempt(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
+    const { signal } = call;
+    if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+    const headers: Record<string, string> = { accept: 'application/json', ...this.#config.defaultHeaders };
+    if (call.auth !== false && this.#config.auth) Object.assign(headers, await this.#config.auth.headers(signal));
+    if (call.idempotencyKey !== undefined) headers[this.#config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
+    Object.assign(headers, call.headers);
+
+    const timeoutMs = call.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    try {
+      let response: Response;
+      try {
+        response = await this.#ky(path.replace(/^\/+/, ''), {
+          method,
+          headers,
+          searchParams: call.query,
+          ...(call.body === undefined ? {} : { json: call.body }),
+          signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
+        });
+      } catch (error) {
+        throw this.#failure(error, signal, timer.signal, timeoutMs, error instanceof NetworkError);
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        // The connection dropped while the answer was being read.
+        throw this.#failure(error, signal, timer.signal, timeoutMs, true);
+      }
+      return { response, body: parseBody(text) };
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  #failure(error: unknown, signal: AbortSignal | undefined, timer: AbortSignal, timeoutMs: number, network: boolean): unknown {
+    if (signal?.aborted) return new AbortError({ cause: signal.reason });
+    if (timer.aborted) return new TimeoutError(timeoutMs);
+    // Keep the root cause (ECONNREFUSED, …), not ky's error, which holds the request and its credential headers.
+    if (network) return new ConnectionError(undefined, { cause: error instanceof NetworkError ? error.cause : error });
+    return error;
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A fresh idempotency key (a random UUID). */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
