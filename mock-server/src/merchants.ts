@@ -7,6 +7,8 @@ import { isoNano } from './clock.js';
 import type { MockContext } from './context.js';
 import { hashPassword } from './crypto.js';
 import { hashKey, KEY_PREFIX } from './http/auth.js';
+import { kyb } from './machines/kyb.js';
+import { transition } from './machines/machine.js';
 import type { ApiKeyRecord, MerchantRecord } from './store.js';
 
 export interface RegisterInput {
@@ -112,12 +114,59 @@ export function apiKeyView(k: ApiKeyRecord) {
   return view;
 }
 
-/** KYB review outcome; approval makes the merchant active (design.md section 4). */
-export function reviewKyb(ctx: MockContext, merchant: MerchantRecord, approved: boolean, reason?: string) {
+export type KybSubmission = NonNullable<MerchantRecord['kyb']['submission']>;
+
+/** Submits business verification documents; refused (409) while under review or once approved. */
+export function submitKyb(ctx: MockContext, merchant: MerchantRecord, submission: KybSubmission) {
+  const status = transition(kyb, merchant.kyb.status, 'submit');
   const now = isoNano(ctx.clock.now());
-  merchant.kyb = { ...merchant.kyb, status: approved ? 'approved' : 'rejected', reviewed_at: now };
+  merchant.kyb = { status, submitted_at: now, submission };
+  merchant.updated_at = now;
+}
+
+/** KYB review outcome; approval makes the merchant active (design.md section 4). Refused (409) where machines/kyb.ts has no row. */
+export function reviewKyb(ctx: MockContext, merchant: MerchantRecord, approved: boolean, reason?: string) {
+  const status = transition(kyb, merchant.kyb.status, approved ? 'approve' : 'reject');
+  const now = isoNano(ctx.clock.now());
+  merchant.kyb = { ...merchant.kyb, status, reviewed_at: now };
   if (approved) delete merchant.kyb.rejection_reason;
   else merchant.kyb.rejection_reason = reason ?? 'documents could not be verified';
   if (approved) merchant.status = 'active';
   merchant.updated_at = now;
+}
+
+/** The KYB status as `GET /api/v1/merchant/kyb/status` shows it. */
+export function kybView(m: MerchantRecord) {
+  return {
+    status: m.kyb.status,
+    submitted_at: m.kyb.submitted_at ?? null,
+    reviewed_at: m.kyb.reviewed_at ?? null,
+    rejection_reason: m.kyb.rejection_reason ?? null,
+    registration_number: m.kyb.submission?.registration_number ?? null,
+    country: m.kyb.submission?.country ?? null,
+    documents: m.kyb.submission?.documents ?? [],
+  };
+}
+
+/** After a rotation the previous webhook secret stays valid this long, seconds (design.md section 4). */
+export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 60 * 60;
+
+/**
+ * The secrets a webhook signature may be made with now: the current one and, for 24 h after
+ * a rotation, the previous one. Empty until a webhook URL has been set.
+ */
+export function webhookSecrets(ctx: MockContext, m: MerchantRecord): { current: string | null; previous: string | null } {
+  const { secret, previous_secret, previous_expires_at } = m.webhook;
+  const previousValid = previous_secret !== undefined && previous_expires_at !== undefined && previous_expires_at > ctx.clock.now();
+  return { current: secret, previous: previousValid ? previous_secret : null };
+}
+
+/** The widget config as `GET /api/v1/widget/config` and the dashboard show it (000 section 2). */
+export function widgetConfigView(m: MerchantRecord) {
+  return {
+    merchant_id: m.id,
+    theme: { ...m.widget_config.theme },
+    allowed_coins: [...m.widget_config.allowed_coins],
+    redirect_url: m.widget_config.redirect_url,
+  };
 }

@@ -1,11 +1,29 @@
 import { http, HttpResponse } from 'msw';
+import { z } from 'zod';
 import type { MockContext } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { parse, readText } from '../http/body.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { merchantView, reviewKyb } from '../merchants.js';
 
+const RejectBody = z.object({ reason: z.string().trim().min(1).max(500).optional() });
+
+/** The optional `{reason}` of a rejection; an empty body is fine. */
+async function readReason(request: Request): Promise<string | undefined> {
+  const text = await readText(request);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+  return parse(RejectBody, value).reason;
+}
+
 /**
- * `POST /_mock/merchants/{id}/kyb/approve` and `/kyb/reject` (the operator's review),
+ * `POST /_mock/merchants/{id}/kyb/approve` and `/kyb/reject [{reason}]` (the operator's review,
+ * as machines/kyb.ts allows: approval also without a submission, rejection of a submission),
  * `POST /_mock/merchants/{id}/ramp/enable` (activation for the ramp order API).
  */
 export function merchantsControl(ctx: MockContext) {
@@ -25,7 +43,7 @@ export function merchantsControl(ctx: MockContext) {
   const base = `${ctx.urls.control}/merchants/:id`;
   const handlers = [
     http.post(`${base}/kyb/approve`, route(ctx, 'envelope', ({ params }) => HttpResponse.json(api.approveKyb(String(params.id))))),
-    http.post(`${base}/kyb/reject`, route(ctx, 'envelope', ({ params }) => HttpResponse.json(api.rejectKyb(String(params.id))))),
+    http.post(`${base}/kyb/reject`, route(ctx, 'envelope', async ({ params, request }) => HttpResponse.json(api.rejectKyb(String(params.id), await readReason(request))))),
     http.post(`${base}/ramp/enable`, route(ctx, 'envelope', ({ params }) => HttpResponse.json(api.enableRamp(String(params.id))))),
   ];
   return { api, handlers };

@@ -4,8 +4,8 @@
  * service, never stores a key's text.
  */
 import type { MockContext } from '../context.js';
-import { sha256Hex, signJwt, verifyJwt } from '../crypto.js';
-import type { ApiKeyRecord, MerchantRecord } from '../store.js';
+import { sha256Hex, signJwt, timingSafeEqual, verifyJwt } from '../crypto.js';
+import type { ApiKeyRecord, MerchantRecord, SessionRecord } from '../store.js';
 import { forbidden, HttpError, unauthorized } from './errors.js';
 
 /** Merchant access tokens live 24 hours of clock time (000 section 5). */
@@ -76,8 +76,11 @@ export async function findKey(ctx: MockContext, text: string): Promise<KeyAuth |
 }
 
 export interface RequireKeyOptions {
-  /** Which key the endpoint takes. A public key where a secret one is needed gets 403 FORBIDDEN. */
-  type: 'public' | 'secret';
+  /**
+   * Which key the endpoint takes; `any` for endpoints both the frontend and the merchant
+   * backend call (widget config). A public key where a secret one is needed gets 403 FORBIDDEN.
+   */
+  type: 'public' | 'secret' | 'any';
   /** Where the key travels: `X-API-Key` (widget backend) or `Authorization: Bearer` (ramp API). */
   from: 'x-api-key' | 'bearer';
 }
@@ -93,7 +96,7 @@ export async function requireKey(ctx: MockContext, request: Request, opts: Requi
   const auth = await findKey(ctx, text);
   if (!auth) throw unauthorized('invalid or revoked API key');
   const { key } = auth;
-  if (key.key_type !== opts.type) {
+  if (opts.type !== 'any' && key.key_type !== opts.type) {
     throw forbidden(opts.type === 'secret' ? 'this endpoint needs a secret key' : 'this endpoint needs a public key');
   }
   if (key.key_type === 'public' && key.allowed_domains.length > 0) {
@@ -121,4 +124,33 @@ export function rateLimit(ctx: MockContext, bucket: string, limit: number, windo
   }
   hits.push(now);
   ctx.store.rateWindows.set(bucket, hits);
+}
+
+/** 403 FORBIDDEN unless the key carries `permission` (`onramp` for buying, `offramp` for selling). */
+export function requirePermission(key: ApiKeyRecord, permission: 'onramp' | 'offramp'): void {
+  if (!key.permissions.includes(permission)) throw forbidden(`this key lacks the ${permission} permission`);
+}
+
+/** Widget sessions live 30 minutes of clock time (000 section 8). */
+export const SESSION_TTL_SECONDS = 30 * 60;
+
+/**
+ * The live session with this id and token: 401 UNAUTHORIZED when either is wrong, the
+ * session has expired, or its customer has been deleted since. For session fields that
+ * travel in a body (the anchor's `session_id`, `session_token`).
+ */
+export function findSession(ctx: MockContext, sessionId: string, sessionToken: string): SessionRecord {
+  const session = ctx.store.sessions.get(sessionId);
+  if (!session || !timingSafeEqual(session.session_token, sessionToken)) throw unauthorized('invalid session');
+  if (session.expires_at <= ctx.clock.now()) throw unauthorized('session expired');
+  if (!ctx.store.customers.has(session.user_id)) throw unauthorized('invalid session');
+  return session;
+}
+
+/** The session of the `X-Session-Id` and `X-Session-Token` headers (see findSession). */
+export function requireSession(ctx: MockContext, request: Request): SessionRecord {
+  const id = request.headers.get('x-session-id')?.trim();
+  const token = request.headers.get('x-session-token')?.trim();
+  if (!id || !token) throw unauthorized('missing X-Session-Id or X-Session-Token header');
+  return findSession(ctx, id, token);
 }

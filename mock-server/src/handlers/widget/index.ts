@@ -1,8 +1,9 @@
 import type { HttpHandler } from 'msw';
 import type { MockContext } from '../../context.js';
+import { configHandlers } from './config.js';
 import { interactiveHandlers } from './interactive.js';
 
-/** Every handler of the widget surface. */
+/** Every handler of the widget surface (000 section 4), `X-API-Key: <key>`. */
 export function widgetHandlers(ctx: MockContext): HttpHandler[] {
-  return [...interactiveHandlers(ctx)];
+  return [...configHandlers(ctx), ...interactiveHandlers(ctx)];
 }
