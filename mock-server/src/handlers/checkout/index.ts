@@ -1,7 +1,14 @@
 import type { HttpHandler } from 'msw';
 import type { MockContext } from '../../context.js';
+import { gatewayHandlers } from '../gateway/index.js';
+import { pageHandlers } from './page.js';
+import { paymentHandlers } from './payments.js';
 
-/** Every handler of the checkout surface. */
-export function checkoutHandlers(_ctx: MockContext): HttpHandler[] {
-  return [];
+/** Every handler of the checkout surface (002): the checkout API, the hosted page, and the earlier gateway routes. */
+export function checkoutHandlers(ctx: MockContext): HttpHandler[] {
+  return [
+    ...paymentHandlers(ctx),
+    ...pageHandlers(ctx),
+    ...gatewayHandlers(ctx),
+  ];
 }

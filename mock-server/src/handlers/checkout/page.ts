@@ -1,0 +1,100 @@
+/**
+ * The hosted checkout page at `checkout_url` ({gateway_url}/checkout/{session_id}): a person
+ * picks succeed, fail or cancel, and is sent back to the merchant's `redirect_url` with
+ * `sessionRef` (the session reference) in the query, as the real page does. The redirect
+ * proves nothing; the merchant verifies from its server.
+ */
+import { http, HttpResponse } from 'msw';
+import type { MockContext } from '../../context.js';
+import { HttpError } from '../../http/errors.js';
+import type { CheckoutSessionStatus } from '../../machines/checkout-session.js';
+import type { GatewaySession } from '../../state/checkout.js';
+import { findSession, settleSession } from '../gateway/gateway.js';
+
+/** The page's buttons and the status each one sets. */
+export const OUTCOMES = { succeed: 'completed', fail: 'failed', cancel: 'cancelled' } as const satisfies Record<
+  string,
+  Exclude<CheckoutSessionStatus, 'pending'>
+>;
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+};
+
+/** The merchant's `redirect_url` with `sessionRef` added to its query. */
+export function returnUrl(session: GatewaySession): string {
+  const url = new URL(session.redirect_url);
+  url.searchParams.set('sessionRef', session.id);
+  return url.toString();
+}
+
+function page(title: string, body: string, status = 200) {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+.amount{font-size:2rem;font-weight:600}form{display:flex;gap:.5rem;flex-wrap:wrap}button{font:inherit;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #888;cursor:pointer}
+button[value=succeed]{background:#0a7c3f;color:#fff;border-color:#0a7c3f}.note{color:#555;font-size:.875rem}</style></head>
+<body><main>${body}</main></body></html>`;
+  return new HttpResponse(html, { status, headers: HEADERS });
+}
+
+const formatAmount = (s: GatewaySession) => `${s.currency} ${(s.amount / 100).toFixed(2)}`;
+
+function checkoutForm(session: GatewaySession) {
+  return page(
+    `Pay ${formatAmount(session)}`,
+    `<h1>Sikaramp test checkout</h1>
+<p>Pay <span class="amount">${escape(formatAmount(session))}</span> to ${escape(session.recipient.name)}</p>
+<p class="note">Test mode: no money moves. Choose what the payment does.</p>
+<form method="post">
+<button name="outcome" value="succeed">Pay (succeed)</button>
+<button name="outcome" value="fail">Fail</button>
+<button name="outcome" value="cancel">Cancel</button>
+</form>
+<p class="note">Reference ${escape(session.reference)}</p>`,
+  );
+}
+
+function finished(session: GatewaySession, status = 200) {
+  return page(
+    `Payment ${session.status}`,
+    `<h1>Payment ${escape(session.status)}</h1>
+<p>This checkout can no longer be paid.</p>
+<p><a href="${escape(returnUrl(session))}">Return to the merchant</a></p>`,
+    status,
+  );
+}
+
+const gone = () => page('Checkout not found', '<h1>Checkout not found</h1><p>This checkout does not exist or has expired.</p>', 404);
+
+export function pageHandlers(ctx: MockContext) {
+  const path = `${ctx.urls.gateway}/checkout/:sessionId`;
+  return [
+    http.get(path, ({ params }) => {
+      const session = findSession(ctx, String(params.sessionId));
+      if (!session) return gone();
+      return session.status === 'pending' || session.status === 'failed' ? checkoutForm(session) : finished(session);
+    }),
+    http.post(path, async ({ request, params }) => {
+      const session = findSession(ctx, String(params.sessionId));
+      if (!session) return gone();
+      const outcome = new URLSearchParams(await request.text()).get('outcome');
+      if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'cancel') {
+        return page('Choose an outcome', '<h1>Choose succeed, fail or cancel</h1>', 400);
+      }
+      try {
+        settleSession(ctx, session, OUTCOMES[outcome]);
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 409) return finished(session, 409);
+        throw error;
+      }
+      return new HttpResponse(null, { status: 303, headers: { location: returnUrl(session), 'cache-control': 'no-store' } });
+    }),
+  ];
+}

@@ -1,0 +1,95 @@
+/**
+ * Helpers of the checkout tests: keys and payments through the public routes and `/_mock/`
+ * control, and a real webhook receiver on 127.0.0.1 that keeps each raw body.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { call, type MockEnv } from './env.js';
+
+export const PAYMENTS = '/api/v1/developer/payments';
+export const INITIATE = '/gateway/api/v1/payments/initiate';
+export const GATEWAY_SESSION = '/gateway/api/v1/widget/session';
+
+export const paymentBody = (overrides: Record<string, unknown> = {}) => ({
+  type: 'checkout',
+  amount: 10_000,
+  currency: 'GHS',
+  recipient: { name: 'Ama Mensah', email: 'ama@example.com' },
+  redirect_url: 'https://shop.example/return?order=42',
+  ...overrides,
+});
+
+export interface KeyInfo {
+  key: string;
+  key_id: string;
+  organization_id: string | null;
+}
+
+export async function createKey(env: MockEnv, params: Record<string, unknown> = {}): Promise<KeyInfo> {
+  const res = await call<KeyInfo>(env, 'POST', '/_mock/checkout/keys', { body: params });
+  if (res.status !== 201) throw new Error(`control /checkout/keys answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export const auth = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
+
+/** Creates a payment at the checkout API and returns its creation body's `data`. */
+export async function createPayment(env: MockEnv, key: string, overrides: Record<string, unknown> = {}) {
+  const res = await call(env, 'POST', PAYMENTS, { body: paymentBody(overrides), headers: auth(key) });
+  if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data as { checkout_url: string; reference: string; session_id: string };
+}
+
+export async function complete(env: MockEnv, reference: string, status: string, extra: Record<string, unknown> = {}) {
+  return call(env, 'POST', `/_mock/checkout/${reference}/complete`, { body: { status, ...extra } });
+}
+
+export async function subscribe(env: MockEnv, key: string, url: string) {
+  const res = await call(env, 'POST', '/api/v1/developer/webhooks', { body: { url }, headers: auth(key) });
+  if (res.status !== 201) throw new Error(`subscribe answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data as { id: string; url: string; secret: string };
+}
+
+/** Waits until every webhook attempt under way has settled (the control route settles first). */
+export const settleWebhooks = (env: MockEnv) => call(env, 'GET', '/_mock/webhooks');
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  /** The raw body, exactly as sent. */
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Status answered to the next deliveries. Default 200. */
+  status: number;
+  close(): Promise<void>;
+}
+
+/** A merchant's webhook endpoint: a real node:http server on 127.0.0.1, port 0. */
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = { url: '', received: [], status: 200, close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(receiver.status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections();
+    });
+  return receiver;
+}
+
+/** `v1=` + hex HMAC-SHA256 of `<timestamp>.<raw body>`, computed here with node:crypto, independently of the mock. */
+export function expectedSignature(secret: string, timestamp: string, rawBody: string): string {
+  return `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+}
