@@ -2,7 +2,7 @@
  * Customers (KYC), shared by the widget backend (`/api/v1/widget/customer`) and the anchor
  * (SEP-12 `/customer`): one record, one id, visible on both.
  *
- * Test-mode triggers (documented in docs/guides/testing.md): the `last_name` decides the
+ * Test-mode triggers (documented in docs/guides/testing-with-the-mock.md): the `last_name` decides the
  * review outcome, so merchants can reach every status deterministically.
  *   - `Processing`: PROCESSING, then ACCEPTED after PROCESSING_SECONDS of clock time;
  *   - `NeedsInfo`: NEEDS_INFO until every field of NEEDS_INFO_FIELDS is provided, then ACCEPTED;

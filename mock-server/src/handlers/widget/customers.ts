@@ -1,0 +1,52 @@
+import { http } from 'msw';
+import type { MockContext } from '../../context.js';
+import { CustomerInputSchema, customerView, upsertCustomer } from '../../customers.js';
+import { readBody } from '../../http/body.js';
+import { requireKey } from '../../http/auth.js';
+import { notFound } from '../../http/errors.js';
+import { ok, route } from '../../http/respond.js';
+import type { MerchantRecord } from '../../store.js';
+
+/**
+ * Customers (KYC) with the secret key: `POST /api/v1/widget/customer` (201 `{id, status}`
+ * for a new record; 200 when the same first name, last name and e-mail update the merchant's
+ * existing one), `GET` and `DELETE /api/v1/widget/customer/{id}`. Another merchant's
+ * customer, or a deleted one, is 404 NOT_FOUND.
+ */
+export function customerHandlers(ctx: MockContext) {
+  const base = `${ctx.urls.base}/api/v1/widget/customer`;
+  const own = (merchant: MerchantRecord, id: string) => {
+    const customer = ctx.store.customers.get(id);
+    if (!customer || customer.merchant_id !== merchant.id) throw notFound('customer');
+    return customer;
+  };
+  return [
+    http.post(
+      base,
+      route(ctx, 'envelope', async ({ request }) => {
+        const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
+        const input = await readBody(request, CustomerInputSchema);
+        const { customer, created } = upsertCustomer(ctx, merchant.id, input);
+        return ok(ctx, { id: customer.id, status: customer.status }, created ? 201 : 200);
+      }),
+    ),
+    http.get(
+      `${base}/:id`,
+      route(ctx, 'envelope', async ({ request, params }) => {
+        const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
+        return ok(ctx, customerView(own(merchant, String(params.id))));
+      }),
+    ),
+    http.delete(
+      `${base}/:id`,
+      route(ctx, 'envelope', async ({ request, params }) => {
+        const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
+        const customer = own(merchant, String(params.id));
+        ctx.store.customers.delete(customer.id);
+        // The id is unusable afterwards: its sessions go with it.
+        for (const [id, session] of ctx.store.sessions) if (session.user_id === customer.id) ctx.store.sessions.delete(id);
+        return ok(ctx, { deleted: true });
+      }),
+    ),
+  ];
+}

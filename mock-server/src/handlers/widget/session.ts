@@ -1,0 +1,48 @@
+import { http } from 'msw';
+import { z } from 'zod';
+import { iso } from '../../clock.js';
+import type { MockContext } from '../../context.js';
+import { readBody } from '../../http/body.js';
+import { requireKey, SESSION_TTL_SECONDS } from '../../http/auth.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { ok, route } from '../../http/respond.js';
+import type { SessionRecord } from '../../store.js';
+
+export const SessionCreateSchema = z.object({ user_id: z.string().trim().min(1).max(100) });
+
+/** The widget session object of 000 section 2. */
+export function sessionView(s: SessionRecord) {
+  return { session_id: s.session_id, session_token: s.session_token, merchant_id: s.merchant_id, expires_at: iso(s.expires_at) };
+}
+
+/**
+ * `POST /api/v1/widget/session {user_id}` with the secret key: a session for one of the
+ * merchant's customers, valid 30 minutes of clock time; 403 KYC_NOT_APPROVED unless the
+ * customer is ACCEPTED. Answered in the usual envelope (with `meta`, which 000's example
+ * leaves out), like every other widget backend response.
+ */
+export function sessionHandlers(ctx: MockContext) {
+  return [
+    http.post(
+      `${ctx.urls.base}/api/v1/widget/session`,
+      route(ctx, 'envelope', async ({ request }) => {
+        const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
+        const { user_id } = await readBody(request, SessionCreateSchema);
+        const customer = ctx.store.customers.get(user_id);
+        if (!customer || customer.merchant_id !== merchant.id) throw notFound('customer');
+        if (customer.status !== 'ACCEPTED') {
+          throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
+        }
+        const session: SessionRecord = {
+          session_id: ctx.random.uuid(),
+          session_token: ctx.random.uuid(),
+          merchant_id: merchant.id,
+          user_id: customer.id,
+          expires_at: ctx.clock.now() + SESSION_TTL_SECONDS * 1000,
+        };
+        ctx.store.sessions.set(session.session_id, session);
+        return ok(ctx, sessionView(session), 201);
+      }),
+    ),
+  ];
+}
