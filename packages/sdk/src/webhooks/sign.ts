@@ -1,0 +1,63 @@
+/**
+ * Builds signed webhook requests, exactly as the service sends them, for merchants' own
+ * tests: post `body` with `headers` to your endpoint and it must accept them.
+ */
+import { concatBytes, hmacSha256, toBytes, toHex, type WebCrypto } from './crypto.js';
+import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
+
+export interface SignWebhookInput<T> {
+  /** The event: an object (serialised with JSON.stringify) or the body text itself. */
+  payload: T | string;
+  secret: string;
+  /** Signing time, Unix seconds. Default: now. */
+  timestamp?: number;
+  /** Web Crypto to use. Default: `globalThis.crypto`. */
+  crypto?: WebCrypto;
+}
+
+export interface SignedWebhook {
+  /** The body to send, byte for byte. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const serialise = (payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(payload));
+
+/**
+ * Signs an order or ramp payment webhook as the service does: `X-Webhook-Signature`, the
+ * lowercase hex HMAC-SHA256 of the body, and `X-Webhook-Timestamp`.
+ */
+export async function signWebhook(input: SignWebhookInput<WebhookEvent>): Promise<SignedWebhook> {
+  const body = serialise(input.payload);
+  const timestamp = input.timestamp ?? nowSeconds();
+  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, toBytes(body));
+  return { body, headers: { 'X-Webhook-Signature': toHex(signature), 'X-Webhook-Timestamp': String(timestamp) } };
+}
+
+export interface SignCheckoutWebhookInput extends SignWebhookInput<CheckoutWebhookEvent> {
+  /** `X-Svc-Event-ID`. Default: the payload's `id`. */
+  eventId?: string;
+  /** `X-Svc-Event-Type`. Default: the payload's `type`. */
+  eventType?: string;
+}
+
+/**
+ * Signs a checkout webhook as the service does: `X-Svc-Signature: v1=<hex HMAC-SHA256 of
+ * "<timestamp>.<body>">` with `X-Svc-Timestamp`, `X-Svc-Event-ID` and `X-Svc-Event-Type`.
+ */
+export async function signCheckoutWebhook(input: SignCheckoutWebhookInput): Promise<SignedWebhook> {
+  const body = serialise(input.payload);
+  const parsed = (typeof input.payload === 'string' ? JSON.parse(input.payload) : input.payload) as Partial<CheckoutWebhookEvent>;
+  const timestamp = input.timestamp ?? nowSeconds();
+  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, concatBytes(`${timestamp}.`, toBytes(body)));
+  return {
+    body,
+    headers: {
+      'X-Svc-Event-ID': input.eventId ?? parsed.id ?? `evt_${globalThis.crypto.randomUUID()}`,
+      'X-Svc-Event-Type': input.eventType ?? parsed.type ?? 'payment.succeeded',
+      'X-Svc-Timestamp': String(timestamp),
+      'X-Svc-Signature': `v1=${toHex(signature)}`,
+    },
+  };
+}
