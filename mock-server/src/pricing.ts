@@ -32,11 +32,14 @@ export interface Quote {
   };
 }
 
+/** What a quote needs of a merchant: its fee terms. */
+export type FeeTerms = Pick<MerchantRecord, 'fee_base_bps' | 'fee_markup_bps'>;
+
 const cents = (n: number) => Math.round(n * 100) / 100;
 const floor2 = (n: number) => Math.floor(n * 100 + 1e-9) / 100;
 const ceil2 = (n: number) => Math.ceil(n * 100 - 1e-9) / 100;
 
-function feesFor(ctx: MockContext, merchant: MerchantRecord, fiat: number, rate: number) {
+function feesFor(ctx: MockContext, merchant: FeeTerms, fiat: number, rate: number) {
   const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
   const platform_fee = ceil2((fiat * fee_bps) / 10_000);
   const network_fee = ceil2(NETWORK_FEE_USDC * rate);
@@ -44,7 +47,7 @@ function feesFor(ctx: MockContext, merchant: MerchantRecord, fiat: number, rate:
 }
 
 /** Buying: the customer pays `fiat_amount` GHS; fees come out of it, the rest buys USDC. */
-export function quoteBuy(ctx: MockContext, merchant: MerchantRecord, fiat_amount: number): Quote {
+export function quoteBuy(ctx: MockContext, merchant: FeeTerms, fiat_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 + SPREAD));
   const fees = feesFor(ctx, merchant, fiat_amount, rate);
   const crypto_amount = Math.max(0, floor2((fiat_amount - fees.total) / rate));
@@ -52,7 +55,7 @@ export function quoteBuy(ctx: MockContext, merchant: MerchantRecord, fiat_amount
 }
 
 /** Selling `crypto_amount` USDC: it converts at the rate, fees come out of the GHS paid out. */
-export function quoteSell(ctx: MockContext, merchant: MerchantRecord, crypto_amount: number): Quote {
+export function quoteSell(ctx: MockContext, merchant: FeeTerms, crypto_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));
   const gross = crypto_amount * rate;
   const fees = feesFor(ctx, merchant, gross, rate);
@@ -60,7 +63,7 @@ export function quoteSell(ctx: MockContext, merchant: MerchantRecord, crypto_amo
 }
 
 /** Selling for a GHS payout of `fiat_amount`: the USDC needed to cover it and the fees. */
-export function quoteSellForFiat(ctx: MockContext, merchant: MerchantRecord, fiat_amount: number): Quote {
+export function quoteSellForFiat(ctx: MockContext, merchant: FeeTerms, fiat_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));
   const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
   // gross - ceil(gross * bps) - network = fiat  =>  gross ≈ (fiat + network) / (1 - bps)

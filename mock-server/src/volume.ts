@@ -17,7 +17,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const outOfRange = (message: string) => new HttpError(422, 'AMOUNT_OUT_OF_RANGE', message);
 
 /** Completed volume of the merchant's current UTC month, GHS. */
-export function monthVolume(merchant: MerchantRecord, now: number): number {
+export function monthVolume(merchant: Pick<MerchantRecord, 'daily_volume'>, now: number): number {
   const month = day(now).slice(0, 7);
   return Object.entries(merchant.daily_volume)
     .filter(([d]) => d.startsWith(month))
@@ -25,7 +25,7 @@ export function monthVolume(merchant: MerchantRecord, now: number): number {
 }
 
 /** Refuses an amount outside the limits with 422 AMOUNT_OUT_OF_RANGE naming the limit. */
-export function checkLimits(ctx: MockContext, merchant: MerchantRecord, amounts: { fiat: number; crypto: number }): void {
+export function checkLimits(ctx: MockContext, merchant: Pick<MerchantRecord, 'limits' | 'daily_volume'>, amounts: { fiat: number; crypto: number }): void {
   const { limits } = merchant;
   const now = ctx.clock.now();
   if (amounts.fiat < MIN_FIAT_GHS) throw outOfRange(`fiat amount is below the minimum of ${MIN_FIAT_GHS} GHS`);

@@ -1,6 +1,70 @@
 /** State of the anchor surface; part of the one store (see ../store.ts). */
+import type { TransactionStatus } from '../machines/transaction.js';
+import type { ProviderId } from '../mobile-money.js';
+import type { Quote } from '../pricing.js';
+
+/** SEP-24 `kind`: buying USDC is a `deposit`, selling it a `withdrawal`. */
+export type TransactionKind = 'deposit' | 'withdrawal';
+
+/** An interactive (SEP-24) transaction, started at the anchor or through the widget backend. */
+export interface TransactionRecord {
+  /** UUID, the `id` of GET /transaction. */
+  id: string;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  /** The merchant it is for; null for a direct anchor client on the test network (no order, no webhook). */
+  merchant_id: string | null;
+  /** The KYC'd customer (`user_id`); null when a test-network request named none. */
+  customer_id: string | null;
+  /** The SEP-10 account that started it (`G…`, `M…`, or `G…:memo`). */
+  account: string;
+  asset_code: 'USDC';
+  /** Amount asked for in the request: GHS for a deposit, USDC for a withdrawal; null: the customer enters it. */
+  requested_amount: number | null;
+  /** Deposit: the Stellar account that receives the USDC; null until known. */
+  destination_address: string | null;
+  /** Language of the interactive page, e.g. `en`. */
+  lang: string;
+  /** Origins the interactive page may post status messages to (the public key's allowed domains). */
+  embed_origins: string[];
+  /** SHA-256 of the interactive token; null once the form is finished (the token is then used). */
+  token_hash: string | null;
+  /** Price fixed when the form is finished. */
+  quote: Quote | null;
+  provider: ProviderId | null;
+  /** The Mobile Money number paying (deposit) or paid (withdrawal). */
+  phone: string | null;
+  /** A phone that passed OTP for this transaction. */
+  verified_phone: string | null;
+  /** Withdrawal: where the customer sends the USDC, and the memo that identifies the transfer. */
+  withdraw_anchor_account: string | null;
+  withdraw_memo: string | null;
+  /** Withdrawal: the wallet the USDC came from. */
+  source_account: string | null;
+  collection_id: string | null;
+  payout_id: string | null;
+  /** Hash of the Stellar payment (USDC sent out, or received). */
+  stellar_transaction_id: string | null;
+  /** The Mobile Money provider's reference. */
+  external_transaction_id: string | null;
+  /** Why it ended in `error` or `expired`. */
+  message: string | null;
+  /** The `ord_` order recorded once the form is finished (merchant transactions only). */
+  order_id: string | null;
+  /** ms since epoch. */
+  started_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
 export function createAnchorState() {
-  return {};
+  return {
+    transactions: new Map<string, TransactionRecord>(),
+    /** Interactive token hash -> transaction id. */
+    tokens: new Map<string, string>(),
+    /** SEP-10 challenges already exchanged for a token: transaction hash -> when it stops mattering (ms). */
+    usedChallenges: new Map<string, number>(),
+  };
 }
 
 export type AnchorState = ReturnType<typeof createAnchorState>;
