@@ -32,6 +32,8 @@ export const PROMPT_TIMEOUT_SECONDS = 120;
 export interface Owner {
   kind: OwnerKind;
   id: string;
+  /** Another name control calls may use for the owner, e.g. a ramp order's reference. */
+  reference?: string;
 }
 
 export interface CollectionRecord {
@@ -90,7 +92,7 @@ function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'ti
 /** Finds a collection by its id, or the newest one of an owner (transaction id, order id or reference). */
 export function findCollection(ctx: MockContext, id: string): CollectionRecord {
   const all = [...ctx.store.mobileMoney.collections.values()];
-  const found = all.find((c) => c.id === id) ?? all.reverse().find((c) => c.owner.id === id);
+  const found = all.find((c) => c.id === id) ?? all.reverse().find((c) => c.owner.id === id || c.owner.reference === id);
   if (!found) throw notFound('Mobile Money prompt');
   return found;
 }
@@ -133,7 +135,7 @@ export const DEFAULT_PAYOUT_SECONDS = 5;
 
 export function findPayout(ctx: MockContext, id: string): PayoutRecord {
   const all = [...ctx.store.mobileMoney.payouts.values()];
-  const found = all.find((p) => p.id === id) ?? all.reverse().find((p) => p.owner.id === id);
+  const found = all.find((p) => p.id === id) ?? all.reverse().find((p) => p.owner.id === id || p.owner.reference === id);
   if (!found) throw notFound('payout');
   return found;
 }

@@ -1,0 +1,107 @@
+/**
+ * Set-up shared by the ramp suites: a merchant with a secret key made with the core
+ * functions, activated for ramp by the operator's control call, and calls of the ramp API.
+ */
+import { Keypair } from '@stellar/stellar-sdk';
+import { expect } from 'vitest';
+import { createApiKey, createMerchant } from '../src/merchants.js';
+import type { MerchantRecord } from '../src/store.js';
+import { call, type CallResult, type MockEnv } from './helpers/env.js';
+
+let counter = 0;
+
+export interface RampMerchant {
+  merchant: MerchantRecord;
+  key: string;
+  /** `Authorization: Bearer <secret key>`. */
+  auth: Record<string, string>;
+}
+
+export async function rampMerchant(env: MockEnv, { enable = true } = {}): Promise<RampMerchant> {
+  const ctx = env.backend.context;
+  const merchant = await createMerchant(ctx, {
+    name: 'Ama Ramp',
+    legal_name: 'Ama Ramp Ltd',
+    email: `ramp${++counter}@example.com`,
+    password: 'correct horse battery',
+  });
+  const { key } = await createApiKey(ctx, merchant, { key_type: 'secret' });
+  if (enable) env.backend.control.merchants.enableRamp(merchant.id);
+  return { merchant, key, auth: { authorization: `Bearer ${key}` } };
+}
+
+/** A Ghanaian number in local format, different for every call. */
+export const newPhone = () => `024${String(1_000_000 + ++counter).slice(-7)}`;
+
+/** Initiates KYC and verifies it with the code read from `GET /_mock/otp`. */
+export async function verifyPhone(env: MockEnv, m: RampMerchant, phone: string): Promise<void> {
+  const init = await call(env, 'POST', '/api/v1/ramp/kyc/initiate', {
+    headers: m.auth,
+    body: { first_name: 'Kwame', last_name: 'Mensah', phone, provider_name: 'MTN' },
+  });
+  expect(init.status, JSON.stringify(init.body)).toBe(201);
+  const otp = await call(env, 'GET', `/_mock/otp?phone=${phone}`);
+  const res = await call(env, 'POST', '/api/v1/ramp/kyc/verify', {
+    headers: m.auth,
+    body: { kyc_id: init.body.data.kyc_id, otp_code: otp.body.code },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+export interface OrderInput {
+  type?: 'onramp' | 'offramp';
+  fiat_amount?: number;
+  phone?: string;
+  destination_wallet?: string;
+}
+
+export function orderBody(input: OrderInput & { phone: string }) {
+  const type = input.type ?? 'onramp';
+  return {
+    type,
+    fiat_amount: input.fiat_amount ?? 100,
+    ...(type === 'onramp' ? { destination_wallet: input.destination_wallet ?? Keypair.random().publicKey() } : {}),
+    payment_method: 'mobile_money',
+    user: { first_name: 'Kwame', last_name: 'Mensah', phone: input.phone, network: 'MTN' },
+  };
+}
+
+let keys = 0;
+/** A fresh idempotency key. */
+export const newKey = () => `idem-${++keys}-${Math.random().toString(36).slice(2)}`;
+
+export function createOrder(env: MockEnv, m: RampMerchant, body: unknown, key: string = newKey()): Promise<CallResult> {
+  return call(env, 'POST', '/api/v1/ramp/orders', { headers: { ...m.auth, 'x-idempotency-key': key }, body });
+}
+
+/** Verifies a phone and creates an order for it; returns the creation `data`. */
+export async function placeOrder(env: MockEnv, m: RampMerchant, input: OrderInput = {}) {
+  const phone = input.phone ?? newPhone();
+  if (!input.phone) await verifyPhone(env, m, phone);
+  const res = await createOrder(env, m, orderBody({ ...input, phone }));
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { ...res.body.data, phone } as Record<string, any> & { phone: string };
+}
+
+export async function getOrder(env: MockEnv, m: RampMerchant, reference: string): Promise<Record<string, any>> {
+  const res = await call(env, 'GET', `/api/v1/ramp/orders/${reference}`, { headers: m.auth });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+export const statusOf = async (env: MockEnv, m: RampMerchant, reference: string) => (await getOrder(env, m, reference)).status as string;
+
+/** Moves the mock's clock over the control API. */
+export async function advance(env: MockEnv, seconds: number): Promise<void> {
+  const res = await call(env, 'POST', '/_mock/clock/advance', { body: { seconds } });
+  expect(res.status).toBe(200);
+}
+
+/** The user's wallet pays an off-ramp order's deposit (control `POST /_mock/stellar/payments`). */
+export async function payDeposit(env: MockEnv, order: Record<string, any>, from: string, amount: string | number = order.crypto_amount) {
+  const res = await call(env, 'POST', '/_mock/stellar/payments', {
+    body: { from, to: order.deposit.stellar_address, amount: String(amount), asset_code: 'USDC', memo: order.deposit.memo },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { hash: string; matched: { kind: string; id: string } | null };
+}
