@@ -1,0 +1,95 @@
+/** The types that `<ramp-widget>` exchanges with the page. Types only: nothing here ships code. */
+
+/** A SEP-24 transaction status. `error` and `failed` both mean the transaction failed. */
+export type RampStatus =
+  | 'incomplete'
+  | 'pending_user_transfer_start'
+  | 'pending_anchor'
+  | 'pending_stellar'
+  | 'pending_external'
+  | 'pending_payout_confirmation'
+  | 'completed'
+  | 'expired'
+  | 'error'
+  | 'failed';
+
+/**
+ * A SEP-24 transaction, as the interactive page posts it (`{ transaction }`) and as the
+ * anchor's `GET /transaction` answers it. Only `id` and `status` are always present.
+ */
+export interface RampTransaction {
+  id: string;
+  status: RampStatus;
+  /** `deposit` for a buy, `withdraw` for a sell. */
+  kind?: 'deposit' | 'withdraw';
+  /** Why the transaction failed, on `error` / `failed`. */
+  message?: string;
+  /** Decimal strings: GHS in and USDC out for a buy, the reverse for a sell. */
+  amount_in?: string;
+  amount_out?: string;
+  amount_fee?: string;
+  /** Sell: the anchor's Stellar address and the memo the customer's payment must carry. */
+  withdraw_anchor_account?: string;
+  withdraw_memo?: string;
+  [field: string]: unknown;
+}
+
+/** The merchant's widget config (`GET /api/v1/widget/config`, `data`). */
+export interface RampWidgetConfig {
+  merchant_id: string;
+  theme: { primary_color: string; border_radius: string };
+  allowed_coins: string[];
+  redirect_url?: string;
+}
+
+/** What the widget asks the merchant backend for (the JSON body POSTed to `session-url`). */
+export interface RampSessionRequest {
+  flow: 'buy' | 'sell';
+  /** GHS to spend on a buy, USDC to sell on a sell; absent when the customer enters it. */
+  amount?: number;
+  /** Always `USDC` today. */
+  asset: string;
+  /** Buy: the Stellar address to receive the USDC, when the page or Freighter gave one. */
+  destination?: string;
+  /** Language of the flow (BCP 47), from the element's or the page's `lang`. */
+  lang?: string;
+}
+
+/** What the merchant backend answers: the interactive URL and the transaction id. */
+export interface RampSession {
+  url: string;
+  id: string;
+}
+
+/** Why `ramp-error` fired. */
+export type RampErrorCode =
+  /** `data-api-key` holds a secret key: nothing was sent. Rotate that key. */
+  | 'secret_key'
+  /** The widget config could not be read (network, unknown key, page origin not allowed). */
+  | 'config_failed'
+  /** The merchant backend gave no `{ url, id }`. */
+  | 'session_failed'
+  /** The browser blocked the popup; a "Continue" button is shown. */
+  | 'popup_blocked'
+  /** The transaction ended in `error`, `failed` or `expired`. */
+  | 'transaction_failed'
+  /** Freighter is not installed, or the customer refused access. */
+  | 'wallet_unavailable';
+
+/** `detail` of each event, by event name. */
+export interface RampEventMap {
+  /** The widget can open: its config is applied (`config` is absent without `data-api-key`). */
+  'ramp-ready': { config?: RampWidgetConfig };
+  /** The interactive flow was opened (or, in redirect mode, is being navigated to). */
+  'ramp-open': { id: string; url: string; mode: 'iframe' | 'popup' | 'redirect' };
+  /** The transaction moved to a new SEP-24 status. Not settlement: fulfil from the signed webhook. */
+  'ramp-status': { transaction: RampTransaction };
+  /** The transaction reached `completed`. Not settlement: fulfil from the signed webhook. */
+  'ramp-complete': { transaction: RampTransaction };
+  'ramp-error': { code: RampErrorCode; message: string; transaction?: RampTransaction };
+  /** The iframe or popup was closed, by the customer or by `close()`. */
+  'ramp-close': { transaction?: RampTransaction };
+}
+
+/** A `<ramp-widget>` event: bubbling and composed, so it reaches `document`. */
+export type RampEvent<K extends keyof RampEventMap = keyof RampEventMap> = CustomEvent<RampEventMap[K]>;

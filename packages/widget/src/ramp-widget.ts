@@ -1,0 +1,368 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import type {
+  RampErrorCode,
+  RampEventMap,
+  RampSession,
+  RampSessionRequest,
+  RampTransaction,
+  RampWidgetConfig,
+} from './events.js';
+import { styles } from './ramp-widget.styles.js';
+
+/** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
+export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
+
+/** The production widget backend, `{base_url}`. */
+export const DEFAULT_API_BASE = 'https://api.sikaramp.com';
+
+/** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
+const PENDING = 'ramp-widget:';
+const TERMINAL = /^(completed|error|failed|expired)$/;
+
+/** The focused element, looked up through open shadow roots, so focus can go back to it. */
+function focused(): HTMLElement | null {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el as HTMLElement | null;
+}
+
+/** sessionStorage, which throws in sandboxed frames and with storage disabled. */
+function pending(flow: string, id?: string | null): string | null | undefined {
+  try {
+    if (id === undefined) return sessionStorage.getItem(PENDING + flow);
+    id ? sessionStorage.setItem(PENDING + flow, id) : sessionStorage.removeItem(PENDING + flow);
+  } catch {}
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** Opens the (blank) popup; null when the browser blocks it. */
+const popup = (url: string) => window.open(url, 'ramp-widget', 'popup,width=440,height=720');
+
+async function json(url: string, init?: RequestInit) {
+  const res = await fetch(url, init);
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw Error(body.error?.message ?? body.error ?? `${url} answered ${res.status}`);
+  return body;
+}
+
+/**
+ * @summary Buy or sell USDC with Mobile Money: opens the Sikaramp interactive flow in a modal
+ * iframe, a popup or a full-page redirect, and reports its progress as DOM events. An event is
+ * not settlement: fulfil orders from the signed webhook your backend receives.
+ *
+ * @slot - The label of the open button (default "Buy USDC" / "Sell USDC").
+ *
+ * @fires {RampEvent<'ramp-ready'>} ramp-ready - The widget config is applied; the widget can open.
+ * @fires {RampEvent<'ramp-open'>} ramp-open - The flow opened (redirect: is being navigated to).
+ * @fires {RampEvent<'ramp-status'>} ramp-status - The transaction moved to a new SEP-24 status.
+ * @fires {RampEvent<'ramp-complete'>} ramp-complete - The transaction reached `completed`.
+ * @fires {RampEvent<'ramp-error'>} ramp-error - Something failed; `detail.code` says what.
+ * @fires {RampEvent<'ramp-close'>} ramp-close - The iframe or popup was closed.
+ *
+ * @csspart button - The open button.
+ * @csspart wallet - The "Connect wallet" button (Freighter), on a buy without `destination`.
+ * @csspart message - The error text.
+ * @csspart continue - The button that opens the popup when the browser blocked it.
+ * @csspart dialog - The modal dialog of iframe mode.
+ * @csspart header - The dialog's title bar.
+ * @csspart title - The dialog's title.
+ * @csspart close - The dialog's close button.
+ * @csspart frame - The iframe.
+ *
+ * @cssproperty --ramp-primary-color - Brand colour; default: the widget config's `primary_color`.
+ * @cssproperty --ramp-border-radius - Corner radius; default: the widget config's `border_radius`.
+ */
+export class RampWidget extends LitElement {
+  static override styles = styles;
+
+  static override properties = {
+    apiKey: { attribute: 'data-api-key' },
+    flow: {},
+    mode: {},
+    sessionUrl: { attribute: 'session-url' },
+    statusUrl: { attribute: 'status-url' },
+    apiBase: { attribute: 'api-base' },
+    amount: { type: Number },
+    asset: {},
+    destination: {},
+    allow: {},
+    pollInterval: { attribute: 'poll-interval', type: Number },
+    getSession: { attribute: false },
+    getStatus: { attribute: false },
+  };
+
+  /** Your public key (`sika_public_…`), for the widget config. A secret key is refused: nothing is sent. */
+  declare apiKey: string;
+  /** `buy` USDC with Mobile Money, or `sell` USDC for Mobile Money. Default `buy`. */
+  declare flow: 'buy' | 'sell';
+  /** `iframe` (a modal dialog), `popup`, or `redirect` (the whole page). Default `iframe`. */
+  declare mode: 'iframe' | 'popup' | 'redirect';
+  /** Your backend's endpoint: receives a POSTed {@link RampSessionRequest}, answers {@link RampSession}. */
+  declare sessionUrl?: string;
+  /** Your backend's endpoint answering the transaction for `?id=`, polled where messages cannot arrive. */
+  declare statusUrl?: string;
+  /** The widget backend the config is read from. Default {@link DEFAULT_API_BASE}. */
+  declare apiBase: string;
+  /** GHS to spend (buy) or USDC to sell (sell); the customer enters it when absent. */
+  declare amount?: number;
+  /** The asset. Default `USDC`, the only one. */
+  declare asset: string;
+  /** Buy: the Stellar address that receives the USDC; "Connect wallet" fills it from Freighter. */
+  declare destination?: string;
+  /** The iframe's `allow` (permissions policy). Default {@link DEFAULT_ALLOW}. */
+  declare allow: string;
+  /** How often the status is polled, milliseconds. Default 5000. */
+  declare pollInterval: number;
+  /** Instead of `session-url`: asks your backend for the interactive URL and transaction id. */
+  declare getSession?: (request: RampSessionRequest) => Promise<RampSession>;
+  /** Instead of `status-url`: reads the transaction from your backend. */
+  declare getStatus?: (id: string) => Promise<RampTransaction>;
+
+  #id = '';
+  #tx?: RampTransaction;
+  #url = '';
+  #origin = '';
+  #win?: Window | null;
+  #trigger?: HTMLElement | null;
+  #open = false;
+  #blocked = false;
+  #error = '';
+  #wallet = '';
+  #timer?: ReturnType<typeof setTimeout>;
+
+  constructor() {
+    super();
+    this.apiKey = '';
+    this.flow = 'buy';
+    this.mode = 'iframe';
+    this.apiBase = DEFAULT_API_BASE;
+    this.asset = 'USDC';
+    this.allow = DEFAULT_ALLOW;
+    this.pollInterval = 5000;
+  }
+
+  get #secret() {
+    return this.apiKey.includes('_secret_');
+  }
+
+  /**
+   * Opens the flow. In popup mode call it from a click handler: the window opens before anything
+   * is awaited, so browsers allow it.
+   */
+  async open(): Promise<void> {
+    if (this.#secret || this.#open) return;
+    this.#trigger = focused();
+    const win = this.mode == 'popup' ? popup('') : null;
+    const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || undefined;
+    const request: RampSessionRequest = {
+      flow: this.flow,
+      amount: this.amount,
+      asset: this.asset,
+      destination: this.destination || undefined,
+      lang,
+    };
+    let session: RampSession;
+    try {
+      if (!this.getSession && !this.sessionUrl) throw Error('set session-url or getSession');
+      session = this.getSession
+        ? await this.getSession(request)
+        : await json(this.sessionUrl!, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(request) });
+      // A backend that passes the widget backend's envelope through is fine too.
+      session = (session as { data?: RampSession }).data ?? session;
+      const url = new URL(session.url);
+      if (lang) url.searchParams.set('lang', lang);
+      this.#url = url.href;
+      this.#origin = url.origin;
+    } catch (error) {
+      win?.close();
+      return this.#fail('session_failed', `Session: ${(error as Error).message}`);
+    }
+    this.#id = session.id;
+    this.#tx = undefined;
+    this.#error = '';
+    if (win || this.mode != 'popup') return this.#show(win);
+    this.#blocked = true;
+    this.#fail('popup_blocked', 'The browser blocked the window.');
+  }
+
+  /** Closes the iframe or popup. The transaction goes on; its status is then polled from `status-url`. */
+  close(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    clearTimeout(this.#timer);
+    window.removeEventListener('message', this.#onMessage);
+    this.#win?.close();
+    // Leave the modal state before moving focus, or the page is still inert.
+    this.#dialog?.close();
+    this.requestUpdate();
+    this.#emit('ramp-close', { transaction: this.#tx });
+    this.#trigger?.focus();
+    this.#poll();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.close();
+    clearTimeout(this.#timer);
+  }
+
+  protected override updated(changed: PropertyValues<this>) {
+    if (changed.has('apiKey') || changed.has('apiBase')) this.#config();
+  }
+
+  /** Back from a redirect: the transaction this tab left for is reported, then polled. */
+  protected override firstUpdated() {
+    const id = pending(this.flow);
+    const query = new URLSearchParams(location.search);
+    if (!id || (query.get('transaction_id') ?? query.get('id') ?? id) != id) return;
+    this.#id = id;
+    const status = query.get('status');
+    if (status) this.#report({ id, status } as RampTransaction);
+    this.#poll();
+  }
+
+  protected override render() {
+    const title = this.flow == 'sell' ? 'Sell USDC' : 'Buy USDC';
+    const wallet = this.#wallet;
+    return html`<button part="button" ?disabled=${this.#secret} @click=${this.open}><slot>${title}</slot></button>
+      ${this.flow == 'buy' && (!this.destination || wallet)
+        ? html`<button part="wallet" @click=${this.#connect}>
+            ${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}
+          </button>`
+        : nothing}
+      ${this.#error ? html`<p part="message" role="alert">${this.#error}</p>` : nothing}
+      ${this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing}
+      ${this.#open && !this.#win
+        ? html`<dialog part="dialog" aria-modal="true" aria-labelledby="title" @cancel=${this.#cancel}>
+            <header part="header">
+              <h2 id="title" part="title">${title}</h2>
+              <button part="close" aria-label="Close" autofocus @click=${this.close}>×</button>
+            </header>
+            <iframe part="frame" title=${title} allow=${this.allow} src=${this.#url}></iframe>
+          </dialog>`
+        : nothing}`;
+  }
+
+  get #dialog() {
+    return this.renderRoot.querySelector('dialog');
+  }
+
+  /** Shows the flow in the popup `win`, in the modal iframe, or (redirect) in this page. */
+  async #show(win: Window | null) {
+    this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
+    if (this.mode == 'redirect') {
+      pending(this.flow, this.#id);
+      return location.assign(this.#url);
+    }
+    this.#win = win;
+    this.#open = true;
+    window.addEventListener('message', this.#onMessage);
+    if (win) {
+      win.location.href = this.#url;
+      this.#timer = setInterval(() => win.closed && this.close(), 500);
+    } else {
+      this.requestUpdate();
+      await this.updateComplete;
+      this.#dialog!.showModal();
+    }
+  }
+
+  /** A second click after the browser blocked the popup: the session exists, so nothing is awaited. */
+  #continue() {
+    const win = popup('');
+    if (!win) return;
+    this.#blocked = false;
+    this.#error = '';
+    this.#trigger = focused();
+    this.#show(win);
+  }
+
+  /** Escape: our close, so that focus goes back to the trigger. */
+  #cancel(event: Event) {
+    event.preventDefault();
+    this.close();
+  }
+
+  /** SEP-24 postMessage: only from the interactive page's origin, only about the open transaction. */
+  #onMessage = (event: MessageEvent) => {
+    if (event.origin == this.#origin) this.#report(event.data?.transaction ?? {});
+  };
+
+  #report(transaction: RampTransaction) {
+    if (transaction.id != this.#id || transaction.status == this.#tx?.status) return;
+    this.#tx = transaction;
+    this.#emit('ramp-status', { transaction });
+    if (transaction.status == 'completed') this.#emit('ramp-complete', { transaction });
+    else if (TERMINAL.test(transaction.status)) {
+      this.#fail('transaction_failed', transaction.message ?? transaction.status, transaction);
+    }
+    if (TERMINAL.test(transaction.status)) pending(this.flow, null);
+  }
+
+  /** Polls your backend while the transaction is unfinished and no window can send messages. */
+  #poll() {
+    const id = this.#id;
+    if (!this.isConnected || !id || TERMINAL.test(this.#tx?.status ?? '')) return;
+    if (!this.getStatus && !this.statusUrl) return;
+    this.#timer = setTimeout(async () => {
+      try {
+        let transaction;
+        if (this.getStatus) transaction = await this.getStatus(id);
+        else {
+          const url = new URL(this.statusUrl!, location.href);
+          url.searchParams.set('id', id);
+          const body = await json(url.href);
+          transaction = body.transaction ?? body;
+        }
+        this.#report(transaction);
+      } catch {}
+      if (!this.#open) this.#poll();
+    }, this.pollInterval);
+  }
+
+  async #config() {
+    this.#error = '';
+    if (this.#secret) {
+      return this.#fail('secret_key', 'Secret key refused, nothing sent: use your public key, and rotate this one.');
+    }
+    let config: RampWidgetConfig | undefined;
+    if (this.apiKey) {
+      try {
+        config = (await json(`${this.apiBase}/api/v1/widget/config`, { headers: { 'X-API-Key': this.apiKey } })).data;
+      } catch (error) {
+        return this.#fail('config_failed', `Widget config: ${(error as Error).message}`);
+      }
+      this.style.setProperty('--_cp', config?.theme?.primary_color ?? '');
+      this.style.setProperty('--_cr', config?.theme?.border_radius ?? '');
+    }
+    this.requestUpdate();
+    this.#emit('ramp-ready', { config });
+  }
+
+  /** Fills `destination` from Freighter, loaded only now so that other pages never download it. */
+  async #connect() {
+    this.#error = '';
+    try {
+      const { default: freighter } = await import('@stellar/freighter-api');
+      if (!(await freighter.isConnected()).isConnected) {
+        throw Error('Freighter is not installed. Add the extension, or enter your address in the next step.');
+      }
+      const { address, error } = await freighter.requestAccess();
+      if (error) throw Error(`Freighter: ${error.message}`);
+      this.destination = this.#wallet = address;
+    } catch (error) {
+      this.#fail('wallet_unavailable', (error as Error).message);
+    }
+  }
+
+  #fail(code: RampErrorCode, message: string, transaction?: RampTransaction) {
+    this.#error = message;
+    this.requestUpdate();
+    this.#emit('ramp-error', { code, message, transaction });
+  }
+
+  #emit<K extends keyof RampEventMap>(type: K, detail: RampEventMap[K]) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
