@@ -81,7 +81,7 @@ const distributionKeys = new WeakMap<Keypair, Keypair>();
 export function anchorAccount(ctx: MockContext): string {
   let keys = distributionKeys.get(ctx.anchorKeypair);
   if (!keys) {
-    keys = Keypair.fromRawEd25519Seed(hash(Buffer.concat([ctx.anchorKeypair.rawSecretKey(), Buffer.from('distribution')])));
+    keys = Keypair.fromRawEd25519Seed(hash(new Uint8Array([...ctx.anchorKeypair.rawSecretKey(), ...new TextEncoder().encode('distribution')])));
     distributionKeys.set(ctx.anchorKeypair, keys);
   }
   return keys.publicKey();
@@ -403,7 +403,7 @@ export async function completeInteractive(
       const t = ctx.store.anchor.transactions.get(tx.id);
       if (t?.status !== 'pending_user_transfer_start' || !t.quote) return;
       await receivePayment(ctx, {
-        from: Keypair.fromRawEd25519Seed(Buffer.from(ctx.random.bytes(32))).publicKey(),
+        from: Keypair.fromRawEd25519Seed(ctx.random.bytes(32)).publicKey(),
         to: anchorAccount(ctx),
         amount: t.quote.crypto_amount.toFixed(2),
         asset_code: 'USDC',
