@@ -7,25 +7,33 @@
 import { parseArgs } from 'node:util';
 import { startMockServer } from './server.js';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4010' },
-    host: { type: 'string', default: '127.0.0.1' },
-    clock: { type: 'string', default: 'real' },
-    seed: { type: 'string' },
-    network: { type: 'string', default: 'testnet' },
-    'auto-advance': { type: 'boolean', default: false },
-    log: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-
 const usage =
   'usage: sikaramp-mock [--port 4010] [--host 127.0.0.1] [--clock manual|real] [--seed N] [--network testnet|public] [--auto-advance] [--log]';
 function fail(message: string): never {
   console.error(`sikaramp-mock: ${message}\n${usage}`);
   process.exit(2);
 }
+
+const options = {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  clock: { type: 'string', default: 'real' },
+  seed: { type: 'string' },
+  network: { type: 'string', default: 'testnet' },
+  'auto-advance': { type: 'boolean', default: false },
+  log: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+// An unknown or malformed flag gets the usage and exit code 2, not a stack trace.
+const { values } = (() => {
+  try {
+    return parseArgs({ options });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+
 if (values.help) {
   console.log(usage);
   process.exit(0);

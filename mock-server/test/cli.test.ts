@@ -149,6 +149,7 @@ describe('sikaramp-mock CLI', () => {
     [['--clock', 'fast'], '--clock must be real or manual'],
     [['--seed', 'abc'], '--seed must be an integer'],
     [['--network', 'mainnet'], '--network must be testnet or public'],
+    [['--bogus'], "Unknown option '--bogus'"],
   ])('refuses %j with a message and the usage, exit code 2', async (args, message) => {
     const child = run(args);
     expect((await child.exit).code).toBe(2);
