@@ -18,6 +18,25 @@ export {
   ValidationError,
   ResponseValidationError,
   CredentialError,
+  WaitTimeoutError,
   type ValidationIssue,
 } from './core/errors.js';
 export type { ClientOptions, RequestOptions, IdempotentRequestOptions } from './core/http.js';
+export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';
+export { MemoryTokenStore, type TokenStore, type StoredToken } from './core/token-cache.js';
+export type { WaitOptions } from './core/poll.js';
+
+export { MerchantClient, type MerchantClientOptions } from './clients/merchant.js';
+export * from './resources/merchant/auth.js';
+export * from './resources/merchant/api-keys.js';
+export * from './resources/merchant/profile.js';
+export * from './resources/merchant/kyb.js';
+export * from './resources/merchant/widget-config.js';
+export * from './resources/merchant/webhook.js';
+export * from './resources/merchant/orders.js';
+
+export { WidgetClient, type WidgetClientOptions } from './clients/widget.js';
+export * from './resources/widget/config.js';
+export * from './resources/widget/session.js';
+export * from './resources/widget/customers.js';
+export * from './resources/widget/interactive.js';

@@ -174,6 +174,17 @@ export class ResponseValidationError extends SikarampError {
   }
 }
 
+/** A `waitFor…` helper gave up before the resource reached a final status. */
+export class WaitTimeoutError extends SikarampError {
+  override name = 'WaitTimeoutError';
+  /** The last status seen. */
+  readonly lastStatus: string | undefined;
+  constructor(seconds: number, lastStatus: string | undefined) {
+    super(`Gave up waiting after ${seconds} s; the last status was ${lastStatus ?? 'unknown'}`);
+    this.lastStatus = lastStatus;
+  }
+}
+
 /** A secret credential was given where it could leak (a browser), or a public key where a secret one is needed. */
 export class CredentialError extends SikarampError {
   override name = 'CredentialError';

@@ -1,0 +1,104 @@
+import { SikarampError } from '../core/errors.js';
+import { HttpCore, type ClientOptions } from '../core/http.js';
+import { TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { ApiKeys } from '../resources/merchant/api-keys.js';
+import { Auth, type AccessToken } from '../resources/merchant/auth.js';
+import { Kyb } from '../resources/merchant/kyb.js';
+import { Orders } from '../resources/merchant/orders.js';
+import { Profile } from '../resources/merchant/profile.js';
+import { Webhook } from '../resources/merchant/webhook.js';
+import { WidgetConfigs } from '../resources/merchant/widget-config.js';
+
+/** Lifetime of a dashboard access token when the login answer does not say, seconds (000 section 8). */
+const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+export interface MerchantClientOptions extends ClientOptions {
+  /** The widget backend, `{base_url}`, e.g. `http://127.0.0.1:4010` for the mock server. */
+  baseUrl: string;
+  /** Dashboard e-mail: with `password`, the client logs in by itself and again before the token expires. */
+  email?: string;
+  password?: string;
+  /** An access token you already hold; used until the service refuses it. */
+  accessToken?: string;
+  /** Where the login token is cached. Default: this process's memory. */
+  tokenStore?: TokenStore;
+  /** The clock the token cache reads, ms since the epoch. Default `Date.now`; tests pass the mock's clock. */
+  now?: () => number;
+}
+
+/**
+ * The merchant dashboard: account, API keys, KYB, widget config, webhook settings and
+ * orders, authenticated with the login token (`Authorization: Bearer`).
+ *
+ * ```ts
+ * const merchant = new MerchantClient({ baseUrl, email, password });
+ * for await (const order of merchant.orders.list()) console.log(order.id, order.status);
+ * ```
+ */
+export class MerchantClient {
+  readonly auth: Auth;
+  readonly apiKeys: ApiKeys;
+  readonly profile: Profile;
+  readonly kyb: Kyb;
+  readonly widgetConfig: WidgetConfigs;
+  readonly webhook: Webhook;
+  readonly orders: Orders;
+  readonly #tokens: TokenCache | undefined;
+  readonly #accessToken: string | undefined;
+
+  constructor(options: MerchantClientOptions) {
+    const { email, password, accessToken, tokenStore, now, ...rest } = options;
+    if ((email === undefined) !== (password === undefined)) throw new SikarampError('Give both email and password, or neither');
+    this.#accessToken = accessToken;
+    const core = new HttpCore({
+      ...rest,
+      auth: {
+        headers: async (signal) => ({ authorization: `Bearer ${await this.accessToken(signal)}` }),
+        ...(email !== undefined ? { refresh: async (signal?: AbortSignal) => void (await this.#tokens!.renew(signal)) } : {}),
+      },
+    });
+    this.auth = new Auth(core);
+    if (email !== undefined && password !== undefined) {
+      this.#tokens = new TokenCache({
+        store: tokenStore,
+        key: `sikaramp:merchant:${core.baseUrl}:${email.toLowerCase()}`,
+        obtain: async (signal) => expiry(await this.auth.login({ email, password }, { signal }), now ?? Date.now),
+        now,
+      });
+    }
+    this.apiKeys = new ApiKeys(core);
+    this.profile = new Profile(core);
+    this.kyb = new Kyb(core);
+    this.widgetConfig = new WidgetConfigs(core);
+    this.webhook = new Webhook(core);
+    this.orders = new Orders(core);
+  }
+
+  /** A valid access token: the cached one, or a fresh login when it is missing or expires within a minute. */
+  async accessToken(signal?: AbortSignal): Promise<string> {
+    if (this.#tokens) return this.#tokens.get(signal);
+    if (this.#accessToken !== undefined) return this.#accessToken;
+    throw new SikarampError('MerchantClient needs email and password, or an accessToken, for dashboard calls');
+  }
+}
+
+/** When a login token expires: `expires_at`, else `expires_in`, else the JWT's `exp`, else 24 hours. */
+function expiry(login: AccessToken, now: () => number): StoredToken {
+  const at = login.expires_at === undefined ? Number.NaN : Date.parse(login.expires_at);
+  if (!Number.isNaN(at)) return { token: login.access_token, expiresAt: at };
+  if (login.expires_in !== undefined) return { token: login.access_token, expiresAt: now() + login.expires_in * 1000 };
+  const exp = jwtExpiry(login.access_token);
+  return { token: login.access_token, expiresAt: exp ?? now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
+}
+
+/** The `exp` claim of a JWT, ms; undefined when the token is not a readable JWT. */
+export function jwtExpiry(token: string): number | undefined {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return undefined;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Cursor pagination: `list()` returns a PagePromise, which is both a promise of the first
+ * page and an async iterable over every item of every page.
+ *
+ * ```ts
+ * for await (const order of merchant.orders.list({ limit: 50 })) { … }   // every order
+ * let page = await merchant.orders.list();                              // one page at a time
+ * while (page.hasNextPage()) page = await page.getNextPage();
+ * ```
+ */
+
+import { SikarampError } from './errors.js';
+
+/** One page as the service sends it: items, the cursor of the next page, and whether one follows. */
+export interface CursorPageBody<T> {
+  data: T[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/** Fetches the page that starts after `cursor` (the first page when undefined). */
+export type PageFetcher<T> = (cursor: string | undefined) => Promise<CursorPageBody<T>>;
+
+export class CursorPage<T> implements AsyncIterable<T> {
+  /** The items of this page. */
+  readonly data: T[];
+  /** Cursor of the next page, or null. */
+  readonly next_cursor: string | null;
+  /** Whether another page follows. */
+  readonly has_more: boolean;
+  readonly #fetch: PageFetcher<T>;
+
+  constructor(body: CursorPageBody<T>, fetch: PageFetcher<T>) {
+    this.data = body.data;
+    this.next_cursor = body.next_cursor;
+    this.has_more = body.has_more;
+    this.#fetch = fetch;
+  }
+
+  hasNextPage(): boolean {
+    return this.has_more && this.next_cursor !== null && this.next_cursor !== '';
+  }
+
+  /** Fetches the page after this one; throws when there is none (check hasNextPage()). */
+  async getNextPage(): Promise<CursorPage<T>> {
+    if (!this.hasNextPage()) throw new SikarampError('There is no next page: check hasNextPage() first');
+    return new CursorPage(await this.#fetch(this.next_cursor!), this.#fetch);
+  }
+
+  /** This page and every page after it. */
+  async *iterPages(): AsyncGenerator<CursorPage<T>> {
+    let page: CursorPage<T> = this;
+    yield page;
+    while (page.hasNextPage()) {
+      page = await page.getNextPage();
+      yield page;
+    }
+  }
+
+  /** Every item of this page and of every page after it. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const page of this.iterPages()) yield* page.data;
+  }
+}
+
+/** A promise of the first page that is also an async iterable over all items. The first request is sent when awaited or iterated. */
+export class PagePromise<T> implements PromiseLike<CursorPage<T>>, AsyncIterable<T> {
+  readonly #fetch: PageFetcher<T>;
+  #first: Promise<CursorPage<T>> | undefined;
+
+  /** `fetch(undefined)` fetches the first page, `fetch(cursor)` the page after `cursor`. */
+  constructor(fetch: PageFetcher<T>) {
+    this.#fetch = fetch;
+  }
+
+  #page(): Promise<CursorPage<T>> {
+    this.#first ??= this.#fetch(undefined).then((body) => new CursorPage(body, this.#fetch));
+    return this.#first;
+  }
+
+  then<A = CursorPage<T>, B = never>(
+    onFulfilled?: ((page: CursorPage<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#page().then(onFulfilled, onRejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    yield* await this.#page();
+  }
+}

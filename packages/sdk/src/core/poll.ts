@@ -1,0 +1,57 @@
+/**
+ * Polling until a resource reaches a final status: one status-change callback, an interval
+ * per status, a maximum duration, an AbortSignal, and backing off when rate limited.
+ */
+import { RateLimitError, WaitTimeoutError } from './errors.js';
+import { sleep } from './retry.js';
+
+/** Options of every `waitFor…` helper. */
+export interface WaitOptions<T> {
+  /** Stops waiting; the helper rejects with AbortError. */
+  signal?: AbortSignal;
+  /** Longest time to wait, seconds; then WaitTimeoutError. */
+  maxDuration?: number;
+  /** Called with the resource each time its status changes, the first one included. */
+  onStatus?: (value: T) => void;
+}
+
+/** Longest wait after repeated 429s, seconds. */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+
+export interface PollSpec<T> extends WaitOptions<T> {
+  fetch(signal?: AbortSignal): Promise<T>;
+  status(value: T): string;
+  isFinal(status: string): boolean;
+  /** Wait before the next look, seconds, for a resource in `status`. */
+  interval(status: string): number;
+  /** Default maxDuration, seconds. */
+  defaultMaxDuration: number;
+}
+
+/** Fetches until `isFinal`, and returns the final value. */
+export async function poll<T>(spec: PollSpec<T>): Promise<T> {
+  const maxDuration = spec.maxDuration ?? spec.defaultMaxDuration;
+  const deadline = Date.now() + maxDuration * 1000;
+  let last: string | undefined;
+  let rateLimitWait = 0;
+  for (;;) {
+    let wait: number;
+    try {
+      const value = await spec.fetch(spec.signal);
+      rateLimitWait = 0;
+      const status = spec.status(value);
+      if (status !== last) spec.onStatus?.(value);
+      last = status;
+      if (spec.isFinal(status)) return value;
+      wait = spec.interval(status);
+    } catch (error) {
+      // The core already retried; past that, slow down instead of failing the whole wait.
+      if (!(error instanceof RateLimitError)) throw error;
+      rateLimitWait = Math.min(Math.max(rateLimitWait * 2, 1, error.retryAfter ?? 0), MAX_RATE_LIMIT_WAIT_SECONDS);
+      wait = rateLimitWait;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) throw new WaitTimeoutError(maxDuration, last);
+    await sleep(Math.min(wait * 1000, left), spec.signal);
+  }
+}

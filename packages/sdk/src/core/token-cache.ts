@@ -1,0 +1,84 @@
+/**
+ * Caches a bearer token (the dashboard's login token, the anchor's SEP-10 token) until shortly
+ * before it expires, and shares one in-flight renewal between concurrent calls. The store is
+ * pluggable, so that several processes can share one token (Redis, a database).
+ */
+
+/** A token and when it stops being valid. */
+export interface StoredToken {
+  token: string;
+  /** Expiry, ms since the epoch. */
+  expiresAt: number;
+}
+
+/** Where cached tokens live. The values are credentials: keep the store private. */
+export interface TokenStore {
+  get(key: string): Promise<StoredToken | undefined>;
+  set(key: string, token: StoredToken): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Keeps tokens in this process's memory. */
+export class MemoryTokenStore implements TokenStore {
+  readonly #tokens = new Map<string, StoredToken>();
+  async get(key: string) {
+    return this.#tokens.get(key);
+  }
+  async set(key: string, token: StoredToken) {
+    this.#tokens.set(key, token);
+  }
+  async delete(key: string) {
+    this.#tokens.delete(key);
+  }
+}
+
+/** A token is renewed this long before it expires, seconds, so that no request carries one that dies in flight. */
+export const TOKEN_RENEW_MARGIN_SECONDS = 60;
+
+export interface TokenCacheOptions {
+  store?: TokenStore;
+  /** The store key: identifies the service and the identity. */
+  key: string;
+  /** Obtains a fresh token. */
+  obtain(signal?: AbortSignal): Promise<StoredToken>;
+  /** The clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+export class TokenCache {
+  readonly #options: TokenCacheOptions;
+  readonly #store: TokenStore;
+  #inFlight: Promise<string> | undefined;
+
+  constructor(options: TokenCacheOptions) {
+    this.#options = options;
+    this.#store = options.store ?? new MemoryTokenStore();
+  }
+
+  /** A valid token: the cached one, or a fresh one when it is missing or about to expire. */
+  async get(signal?: AbortSignal): Promise<string> {
+    const now = (this.#options.now ?? Date.now)();
+    const cached = await this.#store.get(this.#options.key);
+    if (cached && cached.expiresAt - TOKEN_RENEW_MARGIN_SECONDS * 1000 > now) return cached.token;
+    return this.renew(signal);
+  }
+
+  /** Obtains a fresh token, joining a renewal already under way. */
+  renew(signal?: AbortSignal): Promise<string> {
+    this.#inFlight ??= this.#options
+      .obtain(signal)
+      .then(async (fresh) => {
+        await this.#store.set(this.#options.key, fresh);
+        return fresh.token;
+      })
+      .finally(() => {
+        this.#inFlight = undefined;
+      });
+    return this.#inFlight;
+  }
+
+  /** Forgets the cached token (after the service refused it). */
+  async clear(): Promise<void> {
+    await this.#store.delete(this.#options.key);
+  }
+}
