@@ -11,7 +11,8 @@ export type RampStatus =
   | 'completed'
   | 'expired'
   | 'error'
-  | 'failed';
+  | 'failed'
+  | 'refunded';
 
 /**
  * A SEP-24 transaction, as the interactive page posts it (`{ transaction }`) and as the
@@ -71,7 +72,7 @@ export type RampErrorCode =
   | 'session_failed'
   /** The browser blocked the popup; a "Continue" button is shown. */
   | 'popup_blocked'
-  /** The transaction ended in `error`, `failed` or `expired`. */
+  /** The transaction ended in `error`, `failed`, `expired` or `refunded`. */
   | 'transaction_failed'
   /** Freighter is not installed, or the customer refused access. */
   | 'wallet_unavailable';

@@ -17,7 +17,7 @@ export const DEFAULT_API_BASE = 'https://api.sikaramp.com';
 
 /** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
 const PENDING = 'ramp-widget:';
-const TERMINAL = /^(completed|error|failed|expired)$/;
+const TERMINAL = /^(completed|error|failed|expired|refunded)$/;
 
 /** The focused element, looked up through open shadow roots, so focus can go back to it. */
 function focused(): HTMLElement | null {
@@ -171,6 +171,8 @@ export class RampWidget extends LitElement {
       // A backend that passes the widget backend's envelope through is fine too.
       session = (session as { data?: RampSession }).data ?? session;
       const url = new URL(session.url);
+      // The interactive page sends its postMessages to this origin, if the key allows it.
+      url.searchParams.set('origin', location.origin);
       if (lang) url.searchParams.set('lang', lang);
       this.#url = url.href;
       this.#origin = url.origin;

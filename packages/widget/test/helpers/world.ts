@@ -1,0 +1,203 @@
+/**
+ * What the browser tests run against, all on 127.0.0.1: the standalone mock server (the
+ * service), a merchant's site on another origin (its page with `<ramp-widget>` and its backend
+ * holding the secret key), and headless Chromium.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startMockServer, type MockServer } from '@sikaramp/mock-server';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { bundlePage } from './dist.js';
+import { stellarAccountId } from './stellar.js';
+
+export interface RecordedEvent {
+  type: string;
+  detail: any;
+  bubbles: boolean;
+  composed: boolean;
+}
+
+export interface ShopPage {
+  page: Page;
+  /** Every ramp-* event the page received on `document`, across navigations. */
+  events: RecordedEvent[];
+  /** Every URL the page requested. */
+  requests: string[];
+}
+
+export interface World {
+  mock: MockServer;
+  /** Origin of the merchant's site: its page and its backend. */
+  shop: string;
+  publicKey: string;
+  secretKey: string;
+  customerId: string;
+  /** Bodies the widget POSTed to the shop's session endpoint. */
+  sessionRequests: any[];
+  /** Name of the lazily loaded Freighter chunk. */
+  freighterChunk: string;
+  browser: Browser;
+  /** Opens the shop's page with these `<ramp-widget>` attributes (over the defaults). */
+  open(attributes?: Record<string, string | null>, options?: { lang?: string; popups?: boolean }): Promise<ShopPage>;
+  /** A call to the mock's control surface (`/_mock/...`); returns the JSON body. */
+  control(method: string, path: string, body?: unknown): Promise<any>;
+  close(): Promise<void>;
+}
+
+const EVENTS = ['ramp-ready', 'ramp-open', 'ramp-status', 'ramp-complete', 'ramp-error', 'ramp-close'];
+const ATTRIBUTES = ['data-api-key', 'flow', 'mode', 'session-url', 'status-url', 'api-base', 'amount', 'destination', 'allow', 'poll-interval'];
+
+async function call(url: string, method: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : undefined;
+  expect(res.ok, `${method} ${url} -> ${res.status} ${text}`).toBe(true);
+  return body;
+}
+
+const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The merchant's page: records every ramp-* event (bubbled to `document`) before the widget loads. */
+function shopPage(query: URLSearchParams): string {
+  const attrs = ATTRIBUTES.filter((a) => query.has(a))
+    .map((a) => `${a}="${escape(query.get(a)!)}"`)
+    .join(' ');
+  const lang = query.get('lang');
+  return `<!doctype html>
+<html${lang ? ` lang="${escape(lang)}"` : ''}><head><meta charset="utf-8"><title>Kofi Shop</title></head>
+<body>
+<button id="before">Before</button>
+<ramp-widget ${attrs}></ramp-widget>
+<button id="after">After</button>
+<script type="module">
+for (const type of ${JSON.stringify(EVENTS)}) {
+  document.addEventListener(type, (e) => window.recordRampEvent({ type, detail: e.detail, bubbles: e.bubbles, composed: e.composed }));
+}
+await import('/widget/ramp-widget.js');
+</script>
+</body></html>`;
+}
+
+export async function startWorld(): Promise<World> {
+  const bundle = await bundlePage();
+  const mock = await startMockServer({ port: 0, clock: 'manual' });
+  const api = (method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }) =>
+    call(`${mock.url}${path}`, method, init);
+
+  const sessionRequests: any[] = [];
+  const keys = { publicKey: '', secretKey: '', customerId: '' };
+
+  // The merchant's site: its page, the widget bundle, and its backend.
+  const site = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', shop);
+    if (req.method === 'GET' && url.pathname === '/shop') {
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(url.searchParams));
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/widget/')) {
+      const file = bundle.files.get(url.pathname.slice('/widget/'.length));
+      if (!file) return void res.writeHead(404).end();
+      return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(file);
+    }
+    if (req.method === 'POST' && url.pathname === '/session') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      sessionRequests.push(body);
+      const sell = body.flow === 'sell';
+      // The merchant backend asks the widget backend with its secret key; the page never sees it.
+      const { data } = await api('POST', `/api/v1/widget/${sell ? 'withdraw' : 'deposit'}/interactive`, {
+        headers: { 'X-API-Key': keys.secretKey },
+        body: {
+          asset_code: body.asset,
+          user_id: keys.customerId,
+          api_key: keys.publicKey,
+          ...(sell
+            ? { onchain_amount: body.amount }
+            : { fiat_amount: body.amount, destination_address: body.destination }),
+        },
+      });
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: data.url, id: data.id }));
+    }
+    res.writeHead(404).end();
+  }
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const shop = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  // The merchant: registered, verified, with a public key for the shop's origin and a secret key.
+  const email = `widget-${Date.now()}@example.com`;
+  const password = 'correct horse battery';
+  const merchant = await api('POST', '/api/v1/merchant/register', {
+    body: { name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password },
+  });
+  const login = await api('POST', '/api/v1/merchant/login', { body: { email, password } });
+  const auth = { authorization: `Bearer ${login.data.access_token}` };
+  await api('POST', `/_mock/merchants/${merchant.data.id}/kyb/approve`);
+  keys.publicKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: [shop] } })).data.key;
+  keys.secretKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'secret', domains: [] } })).data.key;
+  await api('PUT', '/api/v1/merchant/widget-config', {
+    headers: auth,
+    body: {
+      theme: { primary_color: '#7c3aed', border_radius: '3px' },
+      redirect_url: `${shop}/shop?mode=redirect&session-url=/session&poll-interval=200&api-base=${encodeURIComponent(mock.url)}&data-api-key=${keys.publicKey}`,
+    },
+  });
+  const customer = await api('POST', '/api/v1/widget/customer', {
+    headers: { 'X-API-Key': keys.secretKey },
+    body: { first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com', mobile_number: '+233241234567' },
+  });
+  keys.customerId = customer.data.id;
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // Chromium's popup blocker on, as customers have it: only a popup opened in a click passes.
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+
+  return {
+    mock,
+    shop,
+    ...keys,
+    sessionRequests,
+    freighterChunk: bundle.lazy[0]!,
+    browser,
+    async open(attributes = {}, options = {}) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const events: RecordedEvent[] = [];
+      const requests: string[] = [];
+      await page.exposeFunction('recordRampEvent', (event: RecordedEvent) => void events.push(event));
+      page.on('request', (request) => void requests.push(request.url()));
+      const query = new URLSearchParams();
+      const all: Record<string, string | null> = {
+        'data-api-key': keys.publicKey,
+        'api-base': mock.url,
+        'session-url': '/session',
+        'poll-interval': '200',
+        ...attributes,
+      };
+      for (const [name, value] of Object.entries(all)) if (value !== null) query.set(name, value);
+      if (options.lang) query.set('lang', options.lang);
+      await page.goto(`${shop}/shop?${query}`);
+      return { page, events, requests };
+    },
+    control: (method, path, body) => api(method, `/_mock${path}`, body === undefined ? {} : { body }),
+    async close() {
+      await browser.close();
+      await mock.close();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    },
+  };
+}
+
+export { stellarAccountId };
