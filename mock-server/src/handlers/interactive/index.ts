@@ -1,7 +1,120 @@
-import type { HttpHandler } from 'msw';
+/**
+ * The interactive page at `{interactive_url}` that the customer completes, in an iframe, a
+ * popup or the whole window:
+ *   GET {interactive_url}?token=…[&lang=…][&origin=…]   the form (./page.ts, ./script.ts)
+ *   GET {interactive_url}/transaction?id=…              the transaction's more_info_url
+ *   {interactive_url}/api/…                             the form's steps (./api.ts)
+ * An unknown, used or expired token gets an error page (404) in place of the form.
+ */
+import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockContext } from '../../context.js';
+import { route } from '../../http/respond.js';
+import type { MerchantRecord } from '../../store.js';
+import { findTransaction, findTransactionByToken, transactionView, type TransactionRecord } from '../../transactions.js';
+import { apiHandlers, issuePageToken } from './api.js';
+import { amountRange } from './limits.js';
+import { allowedOrigins, frameAncestors, targetOrigin } from './origin.js';
+import { renderLinkErrorPage, renderPage, renderStatusPage, renderUnknownTransactionPage, type PageModel } from './page.js';
+import { PAGE_SCRIPT } from './script.js';
+import { pickLang } from './strings.js';
+import { PAGE_CSS, themeVariables } from './styles.js';
 
-/** The interactive page at `{interactive_url}` that the customer completes. */
-export function interactivePageHandlers(_ctx: MockContext): HttpHandler[] {
-  return [];
+/** How often the page asks for news, milliseconds of real time (the customer's browser). */
+export const POLL_MS = 1000;
+
+async function sha256Base64(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...digest));
+}
+
+let scriptHash: Promise<string> | undefined;
+
+/**
+ * An HTML answer with a CSP that lets nothing run or load but this page's own style and
+ * script (pinned by hash) and calls to its own API; `frameAncestors` says who may frame it.
+ * No referrer leaves the page, so the token in its URL never reaches another site.
+ */
+async function html(status: number, body: string, css: string, options: { script?: boolean; frameAncestors?: string } = {}) {
+  const csp = [
+    "default-src 'none'",
+    `style-src 'sha256-${await sha256Base64(css)}'`,
+    options.script ? `script-src 'sha256-${await (scriptHash ??= sha256Base64(PAGE_SCRIPT))}'` : "script-src 'none'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${options.frameAncestors ?? "'none'"}`,
+  ].join('; ');
+  return new HttpResponse(body, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': csp,
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+const merchantOf = (ctx: MockContext, tx: TransactionRecord): MerchantRecord | undefined =>
+  tx.merchant_id ? ctx.store.merchants.get(tx.merchant_id) : undefined;
+
+async function pageModel(ctx: MockContext, tx: TransactionRecord, request: Request): Promise<PageModel & { frameAncestors: string }> {
+  const query = new URL(request.url).searchParams;
+  const merchant = merchantOf(ctx, tx);
+  const range = amountRange(ctx, tx);
+  const allowed = allowedOrigins(tx.embed_origins);
+  return {
+    lang: pickLang(query.get('lang'), tx.lang),
+    kind: tx.kind,
+    token: await issuePageToken(ctx, tx),
+    api: `${ctx.urls.interactive}/api`,
+    merchant: merchant?.name ?? null,
+    testMode: ctx.options.network === 'testnet',
+    transaction: transactionView(ctx, tx),
+    amount: { preset: tx.requested_amount, ...range },
+    destination: tx.kind === 'deposit' ? tx.destination_address : null,
+    targetOrigin: targetOrigin(allowed, { query: query.get('origin'), referer: request.headers.get('referer') }),
+    redirectUrl: merchant?.widget_config.redirect_url ?? null,
+    pollMs: POLL_MS,
+    frameAncestors: frameAncestors(allowed),
+  };
+}
+
+/** Styles of the pages that belong to no merchant: the default theme. */
+const PLAIN_CSS = themeVariables(undefined) + PAGE_CSS;
+
+export function interactivePageHandlers(ctx: MockContext): HttpHandler[] {
+  const base = ctx.urls.interactive;
+  return [
+    http.get(
+      base,
+      route(ctx, 'envelope', async ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const tx = await findTransactionByToken(ctx, query.get('token') ?? '');
+        if (!tx) {
+          const lang = pickLang(query.get('lang'));
+          return html(404, renderLinkErrorPage(lang, PLAIN_CSS), PLAIN_CSS);
+        }
+        const { frameAncestors: ancestors, ...model } = await pageModel(ctx, tx, request);
+        const css = themeVariables(merchantOf(ctx, tx)?.widget_config.theme) + PAGE_CSS;
+        return html(200, renderPage(model, css, PAGE_SCRIPT), css, { script: true, frameAncestors: ancestors });
+      }),
+    ),
+    http.get(
+      `${base}/transaction`,
+      route(ctx, 'envelope', async ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const tx = findTransaction(ctx, query.get('id') ?? '');
+        if (!tx) return html(404, renderUnknownTransactionPage(pickLang(query.get('lang')), PLAIN_CSS), PLAIN_CSS);
+        const merchant = merchantOf(ctx, tx);
+        const css = themeVariables(merchant?.widget_config.theme) + PAGE_CSS;
+        const lang = pickLang(query.get('lang'), tx.lang);
+        return html(200, renderStatusPage({ lang, merchant: merchant?.name ?? null, transaction: transactionView(ctx, tx) }, css), css, {
+          frameAncestors: frameAncestors(allowedOrigins(tx.embed_origins)),
+        });
+      }),
+    ),
+    ...apiHandlers(ctx),
+  ];
 }
