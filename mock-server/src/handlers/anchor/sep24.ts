@@ -37,7 +37,7 @@ export const MERCHANT_FIELDS = ['merchant_id', 'session_id', 'session_token', 'a
 const text = z.string().trim().min(1).max(200);
 /** A decimal amount, as a JSON number or a form string. */
 const amountField = z
-  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,7})?$/, 'must be a decimal number').transform(Number)])
+  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,7})?$/).transform(Number)], { error: 'must be a decimal number' })
   .pipe(z.number().positive('must be greater than 0').finite());
 
 const InteractiveFieldsSchema = z.object({
