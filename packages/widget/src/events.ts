@@ -22,7 +22,7 @@ export interface RampTransaction {
   id: string;
   status: RampStatus;
   /** `deposit` for a buy, `withdraw` for a sell. */
-  kind?: 'deposit' | 'withdraw';
+  kind?: 'deposit' | 'withdrawal';
   /** Why the transaction failed, on `error` / `failed`. */
   message?: string;
   /** Decimal strings: GHS in and USDC out for a buy, the reverse for a sell. */

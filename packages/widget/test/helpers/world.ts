@@ -31,15 +31,19 @@ export interface World {
   /** Origin of the merchant's site: its page and its backend. */
   shop: string;
   publicKey: string;
+  /** A public key allowed only on another site's origin. */
+  foreignPublicKey: string;
   secretKey: string;
   customerId: string;
   /** Bodies the widget POSTed to the shop's session endpoint. */
   sessionRequests: any[];
   /** Name of the lazily loaded Freighter chunk. */
   freighterChunk: string;
+  /** Another site (another origin) that anyone could put in a frame. */
+  stranger: string;
   browser: Browser;
   /** Opens the shop's page with these `<ramp-widget>` attributes (over the defaults). */
-  open(attributes?: Record<string, string | null>, options?: { lang?: string; popups?: boolean }): Promise<ShopPage>;
+  open(attributes?: Record<string, string | null>, options?: { lang?: string; autoOpen?: boolean }): Promise<ShopPage>;
   /** A call to the mock's control surface (`/_mock/...`); returns the JSON body. */
   control(method: string, path: string, body?: unknown): Promise<any>;
   close(): Promise<void>;
@@ -79,6 +83,7 @@ for (const type of ${JSON.stringify(EVENTS)}) {
   document.addEventListener(type, (e) => window.recordRampEvent({ type, detail: e.detail, bubbles: e.bubbles, composed: e.composed }));
 }
 await import('/widget/ramp-widget.js');
+if (${query.has('autoopen')}) document.querySelector('ramp-widget').open();
 </script>
 </body></html>`;
 }
@@ -90,7 +95,7 @@ export async function startWorld(): Promise<World> {
     call(`${mock.url}${path}`, method, init);
 
   const sessionRequests: any[] = [];
-  const keys = { publicKey: '', secretKey: '', customerId: '' };
+  const keys = { publicKey: '', foreignPublicKey: '', secretKey: '', customerId: '' };
 
   // The merchant's site: its page, the widget bundle, and its backend.
   const site = createServer((req, res) => {
@@ -128,6 +133,12 @@ export async function startWorld(): Promise<World> {
       });
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: data.url, id: data.id }));
     }
+    if (req.method === 'GET' && url.pathname === '/status') {
+      // A real backend reads the transaction from the anchor (GET /transaction, SEP-10) or keeps
+      // it from the webhooks; this one asks the mock, which knows the same transaction.
+      const { transaction } = await api('GET', `/_mock/transactions/${encodeURIComponent(url.searchParams.get('id') ?? '')}`);
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transaction }));
+    }
     res.writeHead(404).end();
   }
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -143,6 +154,9 @@ export async function startWorld(): Promise<World> {
   const auth = { authorization: `Bearer ${login.data.access_token}` };
   await api('POST', `/_mock/merchants/${merchant.data.id}/kyb/approve`);
   keys.publicKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: [shop] } })).data.key;
+  keys.foreignPublicKey = (
+    await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: ['https://elsewhere.example'] } })
+  ).data.key;
   keys.secretKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'secret', domains: [] } })).data.key;
   await api('PUT', '/api/v1/merchant/widget-config', {
     headers: auth,
@@ -157,6 +171,16 @@ export async function startWorld(): Promise<World> {
   });
   keys.customerId = customer.data.id;
 
+  // A stranger's site: its page posts a forged SEP-24 message to whatever frames it.
+  const strangerSite = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(
+      `<script>const id = new URLSearchParams(location.search).get('id');
+        parent.postMessage({ transaction: { id, status: 'completed' } }, '*');</script>`,
+    );
+  });
+  await new Promise<void>((resolve) => strangerSite.listen(0, '127.0.0.1', resolve));
+  const stranger = `http://127.0.0.1:${(strangerSite.address() as AddressInfo).port}`;
+
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // Chromium's popup blocker on, as customers have it: only a popup opened in a click passes.
@@ -170,6 +194,7 @@ export async function startWorld(): Promise<World> {
     ...keys,
     sessionRequests,
     freighterChunk: bundle.lazy[0]!,
+    stranger,
     browser,
     async open(attributes = {}, options = {}) {
       const context = await browser.newContext();
@@ -188,6 +213,7 @@ export async function startWorld(): Promise<World> {
       };
       for (const [name, value] of Object.entries(all)) if (value !== null) query.set(name, value);
       if (options.lang) query.set('lang', options.lang);
+      if (options.autoOpen) query.set('autoopen', '1');
       await page.goto(`${shop}/shop?${query}`);
       return { page, events, requests };
     },
@@ -196,6 +222,7 @@ export async function startWorld(): Promise<World> {
       await browser.close();
       await mock.close();
       await new Promise<void>((resolve) => site.close(() => resolve()));
+      await new Promise<void>((resolve) => strangerSite.close(() => resolve()));
     },
   };
 }
