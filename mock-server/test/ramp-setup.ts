@@ -74,13 +74,21 @@ export function createOrder(env: MockEnv, m: RampMerchant, body: unknown, key: s
   return call(env, 'POST', '/api/v1/ramp/orders', { headers: { ...m.auth, 'x-idempotency-key': key }, body });
 }
 
-/** Verifies a phone and creates an order for it; returns the creation `data`. */
-export async function placeOrder(env: MockEnv, m: RampMerchant, input: OrderInput = {}) {
+/** The creation `data` of an order, plus the phone it was placed for. */
+export interface PlacedOrder {
+  [field: string]: any;
+  id: string;
+  reference: string;
+  phone: string;
+}
+
+/** Verifies a phone (unless one is given) and creates an order for it. */
+export async function placeOrder(env: MockEnv, m: RampMerchant, input: OrderInput = {}): Promise<PlacedOrder> {
   const phone = input.phone ?? newPhone();
   if (!input.phone) await verifyPhone(env, m, phone);
   const res = await createOrder(env, m, orderBody({ ...input, phone }));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...res.body.data, phone } as Record<string, any> & { phone: string };
+  return { ...res.body.data, phone };
 }
 
 export async function getOrder(env: MockEnv, m: RampMerchant, reference: string): Promise<Record<string, any>> {
