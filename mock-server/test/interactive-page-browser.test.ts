@@ -1,0 +1,231 @@
+/**
+ * The interactive page in headless Chromium (Debian's package, driven by playwright-core),
+ * against the standalone mock: a customer buys in an iframe on a merchant's page and sells
+ * in the whole window. All on 127.0.0.1, each site on its own port, so its own origin.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Keypair } from '@stellar/stellar-sdk';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/merchants.js';
+import { transactionView } from '../src/transactions.js';
+import { call, startStandalone, type MockEnv } from './helpers/env.js';
+import { createShop, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
+
+const WAIT = { timeout: 10_000 };
+
+interface Site {
+  origin: string;
+  server: Server;
+}
+
+/**
+ * A merchant's site: `/embed?src=` frames the page, `/blank` is an empty page; both record
+ * every `message` event in `window.messages` before anything else runs.
+ */
+async function startSite(): Promise<Site> {
+  const record = `<script>window.messages = []; addEventListener('message', (e) => messages.push({ origin: e.origin, data: e.data }));</script>`;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const src = url.searchParams.get('src') ?? '';
+    const frame = url.pathname === '/embed' ? `<iframe src="${src.replace(/"/g, '&quot;')}" title="Buy USDC" width="480" height="900"></iframe>` : '';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${record}</head><body>${frame}</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const messagesOf = (page: Page) => page.evaluate(() => (window as any).messages as { origin: string; data: any }[]);
+
+async function fillPhoneAndCode(env: MockEnv, page: Frame | Page, typed: string, phone: string) {
+  await page.getByLabel('Mobile Money number').fill(typed);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  const code = page.getByLabel('Verification code');
+  await code.waitFor({ state: 'visible', ...WAIT });
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('code');
+  const otp = await call(env, 'GET', `/_mock/otp?phone=${encodeURIComponent(phone)}`);
+  await code.fill(otp.body.code);
+}
+
+describe('interactive page in Chromium', () => {
+  let env: MockEnv;
+  let browser: Browser;
+  let context: BrowserContext;
+  let shop: Shop;
+  let embedder: Site;
+  let stranger: Site;
+
+  beforeAll(async () => {
+    env = await startStandalone({ seed: 5 });
+    embedder = await startSite();
+    stranger = await startSite();
+    shop = await createShop(env);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      timeout: 20_000,
+    });
+    context = await browser.newContext();
+    context.setDefaultTimeout(10_000);
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await env?.close();
+    for (const site of [embedder, stranger]) if (site) await new Promise((resolve) => site.server.close(resolve));
+  });
+
+  it('buys in an iframe and posts every status to the embedding page, and only to it', { timeout: 60_000 }, async () => {
+    const { key } = await createApiKey(env.backend.context, shop.merchant, { key_type: 'public', domains: [embedder.origin] });
+    const { url, id } = await startDeposit(env, shop, { api_key: key });
+    const wallet = Keypair.random().publicKey();
+
+    const page = await context.newPage();
+    await page.goto(`${embedder.origin}/embed?src=${encodeURIComponent(url)}`);
+    const frame = page.frames().find((f) => f.url().startsWith(url))!;
+    await frame.getByRole('heading', { name: 'Buy USDC' }).waitFor(WAIT);
+
+    // A page on a third origin opens the same link in a popup and asks for its own origin.
+    const third = await context.newPage();
+    await third.goto(`${stranger.origin}/blank`);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      third.evaluate((href) => void window.open(href, 'ramp'), `${url}&origin=${encodeURIComponent(stranger.origin)}`),
+    ]);
+    await popup.getByRole('heading', { name: 'Buy USDC' }).waitFor(WAIT);
+
+    // Accessibility by hand: a label for every input, a legend for every group, and every
+    // aria-describedby pointing at an element that exists.
+    const audit = await frame.evaluate(() => ({
+      lang: document.documentElement.lang,
+      unlabelled: [...document.querySelectorAll('input')].filter((i) => (i.labels?.length ?? 0) === 0).map((i) => i.id || i.name),
+      inputs: document.querySelectorAll('input').length,
+      fieldsetsWithoutLegend: [...document.querySelectorAll('fieldset')].filter((f) => !f.querySelector(':scope > legend')).length,
+      danglingDescriptions: [...document.querySelectorAll('[aria-describedby]')]
+        .flatMap((el) => el.getAttribute('aria-describedby')!.split(' '))
+        .filter((ref) => !document.getElementById(ref)),
+      liveRegion: document.getElementById('status')?.getAttribute('aria-live'),
+    }));
+    expect(audit).toEqual({ lang: 'en', unlabelled: [], inputs: 7, fieldsetsWithoutLegend: 0, danglingDescriptions: [], liveRegion: 'polite' });
+
+    // Confirming an empty form names the first problem at its field and moves focus there.
+    await frame.getByRole('button', { name: 'Confirm and pay' }).click();
+    await expect.poll(() => frame.locator('#provider-error').textContent()).toBe('Choose your Mobile Money provider.');
+    expect(await frame.getByLabel('MTN MoMo').getAttribute('aria-invalid')).toBe('true');
+    expect(await frame.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('provider');
+
+    await frame.getByLabel('MTN MoMo').check();
+    await fillPhoneAndCode(env, frame, '024 123 4567', '+233241234567');
+
+    const amount = frame.getByLabel('Amount to pay, in GHS');
+    await amount.fill('5');
+    await amount.press('Tab');
+    await expect.poll(() => frame.locator('#amount-error').textContent()).toBe('The minimum is 15.98 GHS.');
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await amount.getAttribute('aria-describedby')).toBe('amount-hint amount-error');
+
+    await amount.fill('100');
+    await frame.getByLabel('Stellar address').fill(wallet);
+    // The fee breakdown, before the confirm button: 1 % platform fee, 0.01 USDC network fee at 15.66.
+    await expect.poll(() => frame.locator('#sum-out').textContent(), WAIT).toBe('6.31 USDC');
+    const summary = await frame.evaluate(() => {
+      const text = (id: string) => document.getElementById(id)!.textContent;
+      const list = document.getElementById('summary-list')!;
+      const before = Boolean(list.compareDocumentPosition(document.getElementById('confirm')!) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return [text('sum-in'), text('sum-platform-label'), text('sum-platform'), text('sum-network'), text('sum-rate'), text('sum-out'), before];
+    });
+    expect(summary).toEqual(['100.00 GHS', 'Platform fee (1%)', '1.00 GHS', '0.16 GHS', '1 USDC = 15.66 GHS', '6.31 USDC', true]);
+    expect(await amount.getAttribute('aria-invalid')).toBeNull();
+
+    await frame.getByRole('button', { name: 'Confirm and pay' }).click();
+    const heading = frame.getByRole('heading', { name: 'Approve the prompt on your phone' });
+    await heading.waitFor(WAIT);
+    expect(await frame.evaluate(() => document.activeElement?.id)).toBe('progress-heading');
+    expect(await frame.locator('#progress-text').textContent()).toBe(
+      'We sent a payment prompt for 100.00 GHS to +233241234567 (MTN MoMo). Approve it to pay.',
+    );
+    await expect.poll(async () => (await messagesOf(page)).length, WAIT).toBe(2);
+
+    // The customer approves; the anchor sends the USDC 2 s later and the chain confirms 5 s
+    // after that. Time jumps past both at once: the page still reports each status.
+    expect((await call(env, 'POST', `/_mock/mobile-money/${id}/approve`)).status).toBe(200);
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: 10 } });
+    await expect.poll(() => frame.locator('#status').textContent(), WAIT).toBe('Done. Your USDC is in your wallet.');
+
+    const messages = await messagesOf(page);
+    expect(messages.map((m) => m.data.transaction.status)).toEqual([
+      'incomplete',
+      'pending_user_transfer_start',
+      'pending_anchor',
+      'pending_stellar',
+      'completed',
+    ]);
+    for (const m of messages) {
+      expect(m.origin).toBe(env.origin);
+      expect(Object.keys(m.data)).toEqual(['transaction']);
+      expect(m.data.transaction).toMatchObject({ id, kind: 'deposit', more_info_url: expect.stringContaining(id) });
+    }
+    const final = env.backend.store.anchor.transactions.get(id)!;
+    expect(messages.at(-1)!.data.transaction).toEqual(transactionView(env.backend.context, final));
+    expect(messages.at(-1)!.data.transaction).toMatchObject({ amount_in: '100.00', amount_out: '6.31', to: wallet });
+    // Embedded: no link back to the merchant (the merchant's page is right there).
+    expect(await frame.locator('#back').isHidden()).toBe(true);
+
+    // The popup saw the same statuses and posted them, addressed to the embedding origin:
+    // the browser delivered none of them to the third origin's page.
+    await expect.poll(() => popup.locator('#status').textContent(), WAIT).toBe('Done. Your USDC is in your wallet.');
+    expect(await popup.evaluate(() => JSON.parse(document.getElementById('ramp-config')!.textContent!).targetOrigin)).toBe(embedder.origin);
+    expect(await messagesOf(third)).toEqual([]);
+    await Promise.all([page.close(), third.close(), popup.close()]);
+  });
+
+  it('sells in the whole window: address and memo to copy, live status, then a link back', { timeout: 60_000 }, async () => {
+    shop.merchant.widget_config.redirect_url = `${embedder.origin}/back?from=ramp`;
+    const { url, id } = await startWithdraw(env, shop);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByLabel('Telecel Cash').check();
+    await fillPhoneAndCode(env, page, '+233 20 765 4321', '+233207654321');
+    await page.getByLabel('Amount to sell, in USDC').fill('20');
+    await expect.poll(() => page.locator('#sum-in').textContent(), WAIT).toBe('20.00 USDC');
+    expect(await page.locator('#sum-out').textContent()).toMatch(/^\d+\.\d{2} GHS$/);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+
+    await page.getByRole('heading', { name: 'Send your USDC' }).waitFor(WAIT);
+    const tx = env.backend.store.anchor.transactions.get(id)!;
+    expect(await page.locator('#send-address').textContent()).toBe(tx.withdraw_anchor_account);
+    expect(await page.locator('#send-memo').textContent()).toBe(tx.withdraw_memo);
+    expect(await page.locator('#progress-text').textContent()).toBe(
+      'Send exactly 20.00 USDC to this address with this memo. Without the memo we cannot match your payment.',
+    );
+    await page.getByRole('button', { name: 'Copy memo' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tx.withdraw_memo);
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Waiting for your USDC.');
+
+    const paid = await call(env, 'POST', '/_mock/stellar/payments', {
+      body: { from: Keypair.random().publicKey(), to: tx.withdraw_anchor_account, amount: '20.00', asset_code: 'USDC', memo: tx.withdraw_memo },
+    });
+    expect(paid.body.matched).toEqual({ kind: 'transaction', id });
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: 10 } });
+    await expect.poll(() => page.locator('#status').textContent(), WAIT).toBe('Done. The cedis are in your Mobile Money wallet.');
+
+    const back = page.getByRole('link', { name: `Back to ${shop.merchant.name}` });
+    await back.waitFor(WAIT);
+    expect(await back.getAttribute('href')).toBe(`${embedder.origin}/back?from=ramp&transaction_id=${id}&status=completed`);
+    await page.close();
+  });
+
+  it('shows an error page with a 404 for a link that does not exist', async () => {
+    const page = await context.newPage();
+    const res = await page.goto(`${env.backend.urls.interactive}?token=${'0'.repeat(48)}`);
+    expect(res?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link cannot be used');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.locator('form, input, script').count()).toBe(0);
+    await page.close();
+  });
+});
