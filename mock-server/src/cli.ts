@@ -55,6 +55,19 @@ const server = await startMockServer({
   log: values.log,
 }).catch((error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.message));
 
+// Before the banner: whoever waits for it may signal at once.
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) process.exit(1);
+    closing = true;
+    void server.close().then(() => {
+      console.log('sikaramp-mock: stopped');
+      process.exit(0);
+    });
+  });
+}
+
 const u = server.backend.urls;
 console.log(`Sikaramp mock server listening on ${server.url} (clock: ${values.clock}${seed === undefined ? '' : `, seed: ${seed}`})
   widget backend & dashboard  ${u.base}/api/v1/...
@@ -68,15 +81,3 @@ Try:
   curl -s -X POST ${u.base}/api/v1/merchant/register -H 'content-type: application/json' \\
     -d '{"name":"Demo","legal_name":"Demo Ltd","email":"demo@example.com","password":"correct horse"}'
   curl -s ${u.control}/clock`);
-
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) process.exit(1);
-    closing = true;
-    void server.close().then(() => {
-      console.log('sikaramp-mock: stopped');
-      process.exit(0);
-    });
-  });
-}
