@@ -1,0 +1,44 @@
+/** One SDK call against a bare fetch of the same answer from the same local server (in its own process). */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { WidgetClient } from '../dist/index.js';
+import { compare, fmt, ratio } from './measure.ts';
+
+const server = `
+import { createServer } from 'node:http';
+const body = JSON.stringify({
+  data: { merchant_id: '7d3c1a52-0a51-4c36-9a0e-0b1d6f6b7a10', theme: { primary_color: '#0f766e', border_radius: '12px' }, allowed_coins: ['USDC'], redirect_url: null },
+  meta: { request_id: 'req_bench', timestamp: '2026-01-01T00:00:00.000Z' },
+});
+const s = createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); });
+s.keepAliveTimeout = 60_000;
+s.listen(0, '127.0.0.1', () => console.log(s.address().port));
+`;
+
+export async function benchHttp() {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', server], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const origin = `http://127.0.0.1:${Number(chunk.toString().trim())}`;
+  try {
+    const widget = new WidgetClient({ baseUrl: origin, secretKey: 'sika_secret_bench0000000000000000000000000000000000000000' });
+    const bare = async () => {
+      const res = await fetch(`${origin}/api/v1/widget/config`, { headers: { 'X-API-Key': 'sika_secret_bench' } });
+      if (!res.ok) throw new Error(String(res.status));
+      return ((await res.json()) as { data: unknown }).data;
+    };
+    const results = await compare(
+      [
+        { name: 'bare fetch + res.json()', run: bare },
+        { name: 'sdk widget.config.get()', run: () => widget.config.get() },
+      ],
+      { ms: 1_000 },
+    );
+    const [fetchOps, sdkOps] = results.map((r) => r.opsPerSecond) as [number, number];
+    return {
+      rows: results.map((r) => [r.name, fmt(r.opsPerSecond), `${(1000 / r.opsPerSecond).toFixed(3)} ms`]),
+      summary: [`sdk call / bare fetch: ${ratio(sdkOps, fetchOps)} the calls per second (${((1000 / sdkOps - 1000 / fetchOps) * 1000).toFixed(0)} µs added per call)`],
+    };
+  } finally {
+    child.kill();
+  }
+}

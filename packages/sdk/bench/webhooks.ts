@@ -1,0 +1,76 @@
+/** Webhook verification throughput: the SDK against a bare node:crypto HMAC-and-compare, stripe and svix. */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Stripe from 'stripe';
+import { Webhook as SvixWebhook } from 'svix';
+import { signCheckoutWebhook, signWebhook, verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/index.js';
+import { compare, fmt, ratio } from './measure.ts';
+
+const payload = {
+  event: 'order.completed',
+  order_id: 'ord_7d3c1a52-0a51-4c36-9a0e-0b1d6f6b7a10',
+  type: 'onramp',
+  fiat_amount: '150.00',
+  fiat_currency: 'GHS',
+  crypto_amount: '9.45',
+  crypto_currency: 'USDC',
+  destination_address: 'GBZXN7PIRZGNMHGA7MUUUF4GWPY5AYPV6LY4UV2GL6VJGIQRXFDNMADI',
+  timestamp: '2026-01-01T00:00:00Z',
+} as const;
+
+export async function benchWebhooks() {
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const now = Math.floor(Date.now() / 1000);
+  const order = await signWebhook({ payload, secret, timestamp: now });
+  const checkout = await signCheckoutWebhook({ payload: JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: payload }), secret, timestamp: now });
+  const body = order.body;
+  const orderBuffer = Buffer.from(body);
+
+  // The floor: what any verifier must do, with nothing around it.
+  const expectedHex = order.headers['X-Webhook-Signature']!;
+  const bare = () => {
+    const mac = createHmac('sha256', secret).update(orderBuffer).digest();
+    if (!timingSafeEqual(mac, Buffer.from(expectedHex, 'hex'))) throw new Error('mismatch');
+    JSON.parse(body);
+  };
+
+  const stripe = new Stripe('sk_test_bench');
+  const stripeHeader = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: now });
+  const subtle = Stripe.createSubtleCryptoProvider();
+
+  const svixSecret = `whsec_${Buffer.from(secret).toString('base64')}`;
+  const svix = new SvixWebhook(svixSecret);
+  const svixHeaders = {
+    'svix-id': 'msg_1',
+    'svix-timestamp': String(now),
+    'svix-signature': svix.sign('msg_1', new Date(now * 1000), body),
+  };
+
+  const contenders = [
+    { name: 'node:crypto HMAC + timingSafeEqual (baseline)', run: bare },
+    { name: 'sdk verifyWebhook (order, Web Crypto)', run: () => verifyWebhook({ body, headers: order.headers, secret }) },
+    { name: 'sdk verifyCheckoutWebhook (Web Crypto)', run: () => verifyCheckoutWebhook({ body: checkout.body, headers: checkout.headers, secret }) },
+    { name: 'stripe constructEvent (node:crypto)', run: () => stripe.webhooks.constructEvent(body, stripeHeader, secret) },
+    { name: 'stripe constructEventAsync (Web Crypto)', run: () => stripe.webhooks.constructEventAsync(body, stripeHeader, secret, undefined, subtle) },
+    { name: 'svix Webhook.verify', run: () => svix.verify(body, svixHeaders) },
+  ];
+  const sequential = (await compare(contenders, { ms: 700 })).map((r) => r.opsPerSecond);
+  // A server verifies deliveries as they arrive, several at a time: Web Crypto's work runs off the main thread.
+  const concurrent = (await compare(contenders, { ms: 700, concurrency: 32 })).map((r) => r.opsPerSecond);
+  const [baseline, sdk, sdkCheckout, stripeSync, stripeAsync, svixOps] = sequential as number[];
+  const [cBaseline, cSdk, , cStripeSync, , cSvix] = concurrent as number[];
+  return {
+    rows: contenders.map((c, i) => [
+      c.name,
+      fmt(sequential[i]!),
+      ratio(sequential[i]!, baseline!),
+      fmt(concurrent[i]!),
+      ratio(concurrent[i]!, cBaseline!),
+    ]),
+    summary: [
+      `sdk verifyWebhook / baseline: ${ratio(sdk!, baseline!)} sequential, ${ratio(cSdk!, cBaseline!)} with 32 in flight`,
+      `sdk verifyCheckoutWebhook / baseline: ${ratio(sdkCheckout!, baseline!)} sequential`,
+      `sdk verifyWebhook / stripe constructEvent: ${ratio(sdk!, stripeSync!)} sequential, ${ratio(cSdk!, cStripeSync!)} with 32 in flight; / stripe constructEventAsync: ${ratio(sdk!, stripeAsync!)} sequential`,
+      `sdk verifyWebhook / svix verify: ${ratio(sdk!, svixOps!)} sequential, ${ratio(cSdk!, cSvix!)} with 32 in flight`,
+    ],
+  };
+}
