@@ -58,7 +58,7 @@ async function requireTransaction(ctx: MockContext, request: Request): Promise<T
 }
 
 /** A form field of the page. */
-export type Field = 'provider' | 'phone' | 'code' | 'amount' | 'destination';
+type Field = 'provider' | 'phone' | 'code' | 'amount' | 'destination';
 
 /** The page's field for the domain's `name: message` validation errors. */
 const PREFIXED: Record<string, Field> = {
@@ -116,7 +116,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * Phone numbers as people type them: spaces, dashes and brackets dropped, `00` read as `+`,
  * and a Ghanaian local number (`0` and 9 digits) given its +233 country code.
  */
-export function normalizePhone(raw: string): string {
+function normalizePhone(raw: string): string {
   let phone = raw.replace(/[\s().-]/g, '');
   if (/^00\d+$/.test(phone)) phone = `+${phone.slice(2)}`;
   if (/^0\d{9}$/.test(phone)) phone = `+233${phone.slice(1)}`;
@@ -137,7 +137,7 @@ const CompleteBody = z.object({
 });
 
 /** The fee breakdown as the page shows it: what goes in, the two fees, the rate, what comes out. */
-export function quoteView(q: TransactionQuote) {
+function quoteView(q: TransactionQuote) {
   return {
     amount_in: { amount: q.amount_in, currency: q.amount_in_currency },
     platform_fee: {
@@ -163,19 +163,18 @@ const TABLES = { deposit: depositTransaction, withdrawal: withdrawTransaction } 
  * polls, still reports a status that lasted less than a poll. Passed statuses carry the
  * current object with their own status (no `completed_at`, no `message`).
  */
-export function historySince(ctx: MockContext, tx: TransactionRecord, since: string | null): TransactionView[] {
+function historySince(ctx: MockContext, tx: TransactionRecord, since: string | null): TransactionView[] {
   const current = transactionView(ctx, tx);
-  const table = TABLES[tx.kind] as Readonly<Record<string, Readonly<Record<string, string>>>>;
+  const table: Readonly<Record<string, Readonly<Record<string, string>>>> = TABLES[tx.kind];
   if (!since || since === tx.status || !Object.hasOwn(table, since)) return [current];
+  const passed = (status: string): TransactionView => {
+    const { message: _message, ...view } = current as TransactionView & { message?: string };
+    return { ...view, status, completed_at: null } as TransactionView;
+  };
   const paths: string[][] = [[since]];
   for (let path = paths.shift(); path; path = paths.shift()) {
     const last = path.at(-1)!;
-    if (last === tx.status) {
-      return path.slice(1, -1).map((status) => {
-        const { message: _message, ...passed } = { ...current, status, completed_at: null } as TransactionView & { message?: string };
-        return passed as TransactionView;
-      }).concat(current);
-    }
+    if (last === tx.status) return [...path.slice(1, -1).map(passed), current];
     for (const next of Object.values(table[last] ?? {})) if (!path.includes(next)) paths.push([...path, next]);
   }
   return [current];

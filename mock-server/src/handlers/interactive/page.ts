@@ -46,14 +46,14 @@ export interface PageModel {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML content and quoted attribute values. */
-export const esc = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const esc = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** JSON that is safe inside a `<script type="application/json">` element. */
-export const scriptJson = (value: unknown) =>
+const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /** 2-decimal amounts in the page's language, as the script also writes them. */
-export const money = (lang: Lang, n: number) =>
+const money = (lang: Lang, n: number) =>
   new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 
 interface Shell {
@@ -206,13 +206,13 @@ export function renderLinkErrorPage(lang: Lang, css: string): string {
 }
 
 /** The status sentence for a SEP-24 status, as the page's script also words it. */
-export function statusText(t: Strings, kind: TransactionKind, tx: { status: string; message?: string | null }): string {
+function statusText(t: Strings, kind: TransactionKind, tx: { status: string; message?: string | null }): string {
   if (tx.status === 'error') return tx.message ? format(t.status_error_message, { message: tx.message }) : t.status_error;
   const texts = t as unknown as Record<string, string | undefined>;
   return texts[`status_${tx.status}_${kind}`] ?? texts[`status_${tx.status}`] ?? tx.status;
 }
 
-export interface StatusPageModel {
+interface StatusPageModel {
   lang: Lang;
   merchant: string | null;
   /** The SEP-24 transaction object. */
