@@ -108,7 +108,8 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
     delivery.next_attempt_at = null;
     return;
   }
-  const at = ctx.clock.now() + delay * 1000;
+  // From when this attempt was sent: a manual clock may have moved on while it was in flight.
+  const at = sentAt + delay * 1000;
   delivery.next_attempt_at = iso(at);
   ctx.clock.schedule(at, () => attempt(ctx, id));
 }
