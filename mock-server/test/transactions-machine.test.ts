@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../src/http/errors.js';
+import { canTransition, transition, type Machine } from '../src/machines/machine.js';
+import { depositTransaction, withdrawTransaction, type TransactionEvent, type TransactionStatus } from '../src/machines/transaction.js';
+
+const EVENTS: TransactionEvent[] = [
+  'complete_form',
+  'expire',
+  'prompt_approved',
+  'prompt_failed',
+  'submit_payment',
+  'payment_confirmed',
+  'usdc_received',
+  'start_payout',
+  'payout_confirmed',
+  'payout_failed',
+];
+
+// 000 section 3, plus design.md section 4 (expiry of an unfinished form, failed prompts) and
+// ours (a withdrawal without USDC expires; a failed payout is an error).
+const DEPOSIT_ROWS: [TransactionStatus, TransactionEvent, TransactionStatus][] = [
+  ['incomplete', 'complete_form', 'pending_user_transfer_start'],
+  ['incomplete', 'expire', 'expired'],
+  ['pending_user_transfer_start', 'prompt_approved', 'pending_anchor'],
+  ['pending_user_transfer_start', 'prompt_failed', 'error'],
+  ['pending_anchor', 'submit_payment', 'pending_stellar'],
+  ['pending_stellar', 'payment_confirmed', 'completed'],
+];
+const WITHDRAW_ROWS: [TransactionStatus, TransactionEvent, TransactionStatus][] = [
+  ['incomplete', 'complete_form', 'pending_user_transfer_start'],
+  ['incomplete', 'expire', 'expired'],
+  ['pending_user_transfer_start', 'usdc_received', 'pending_external'],
+  ['pending_user_transfer_start', 'expire', 'expired'],
+  ['pending_external', 'start_payout', 'pending_payout_confirmation'],
+  ['pending_payout_confirmation', 'payout_confirmed', 'completed'],
+  ['pending_payout_confirmation', 'payout_failed', 'error'],
+];
+
+const machines = [
+  ['deposit', depositTransaction as Machine<TransactionStatus, TransactionEvent>, DEPOSIT_ROWS],
+  ['withdrawal', withdrawTransaction as Machine<TransactionStatus, TransactionEvent>, WITHDRAW_ROWS],
+] as const;
+
+describe.each(machines)('the %s lifecycle table', (_kind, machine, rows) => {
+  const states = Object.keys(machine) as TransactionStatus[];
+
+  it.each(rows)('moves %s on %s to %s', (from, event, to) => {
+    expect(transition(machine, from, event)).toBe(to);
+  });
+
+  it('has exactly these rows, and final states without any', () => {
+    const actual = states.flatMap((from) => Object.entries(machine[from]).map(([event, to]) => [from, event, to]));
+    expect(actual).toEqual(rows);
+    for (const final of ['completed', 'expired', 'error'] as const) expect(machine[final]).toEqual({});
+  });
+
+  const refused = states.flatMap((from) =>
+    EVENTS.filter((event) => !rows.some(([f, e]) => f === from && e === event)).map((event) => [from, event] as const),
+  );
+
+  it.each(refused)('refuses %s on %s with 409 INVALID_STATE', (from, event) => {
+    expect(canTransition(machine, from, event)).toBe(false);
+    let error: unknown;
+    try {
+      transition(machine, from, event);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 409, code: 'INVALID_STATE', message: `cannot ${event.replace(/_/g, ' ')} when status is ${from}` });
+  });
+
+  it('keeps any sequence of events inside the table, ending at most once', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...EVENTS), { maxLength: 30 }), (events) => {
+        let status: TransactionStatus = 'incomplete';
+        let finals = 0;
+        for (const event of events) {
+          if (!canTransition(machine, status, event)) continue;
+          status = transition(machine, status, event);
+          expect(states).toContain(status);
+          if (['completed', 'expired', 'error'].includes(status)) finals++;
+        }
+        expect(finals).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});
