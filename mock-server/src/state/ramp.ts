@@ -71,7 +71,6 @@ export interface RampOrderRecord {
   /** When the rate lock ends, ms since epoch. */
   expires_at: number;
   refunds: RampRefund[];
-  idempotency_key: string;
   created_at: string;
   updated_at: string;
 }

@@ -75,9 +75,9 @@ export function rampOrderView(o: RampOrderRecord) {
 }
 
 /** The merchant's order with this reference, else 404 NOT_FOUND (another merchant's order too). */
-export function findRampOrder(ctx: MockContext, merchant: MerchantRecord | undefined, reference: string): RampOrderRecord {
+function findRampOrder(ctx: MockContext, merchant: MerchantRecord, reference: string): RampOrderRecord {
   for (const order of ctx.store.ramp.orders.values()) {
-    if (order.reference === reference && (!merchant || order.merchant_id === merchant.id)) return order;
+    if (order.reference === reference && order.merchant_id === merchant.id) return order;
   }
   throw notFound('order');
 }
@@ -141,7 +141,6 @@ export function orderHandlers(ctx: MockContext, base: string) {
           failure_reason: null,
           expires_at: now + ctx.options.rateLifetimeSeconds * 1000,
           refunds: [],
-          idempotency_key: key,
           created_at: iso(now),
           updated_at: iso(now),
         };
