@@ -1,6 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, MODES, type MockEnv } from './helpers/env.js';
+import { call, MODES, startInProcess, type MockEnv } from './helpers/env.js';
 import { advance, completeForm, createShop, getTransaction, PHONE, signIn, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
 
 describe.each(MODES)('interactive transactions end to end, %s', (_name, start) => {
@@ -167,6 +167,42 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     expect([...env.backend.store.orders.values()].some((o) => o.transaction_id === form.id)).toBe(false);
   });
 
+  it('shows transactions over /_mock/transactions with the ids of what they started', async () => {
+    const started = await startDeposit(env, shop, { fiat_amount: 25, destination_address: wallet.publicKey() });
+    await completeForm(env, started.id, { provider: 'airteltigo' });
+    const one = await call(env, 'GET', `/_mock/transactions/${started.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({
+      transaction: { id: started.id, status: 'pending_user_transfer_start' },
+      merchant_id: shop.merchant.id,
+      customer_id: shop.customer.id,
+      order_id: expect.stringMatching(/^ord_/),
+      collection_id: expect.stringMatching(/^mmc_/),
+      payout_id: null,
+    });
+    const waiting = await call(env, 'GET', '/_mock/transactions?status=pending_user_transfer_start');
+    expect(waiting.body.data[0].transaction.id).toBe(started.id);
+    expect(waiting.body.data.every((d: { transaction: { status: string } }) => d.transaction.status === 'pending_user_transfer_start')).toBe(true);
+    expect((await call(env, 'GET', '/_mock/transactions/nope')).status).toBe(404);
+  });
+
+  it('refuses a bad complete-interactive call with a typed error and changes nothing', async () => {
+    const started = await startWithdraw(env, shop, { onchain_amount: 5 });
+    const cases: [string, Record<string, unknown>, number, string][] = [
+      [started.id, { phone: PHONE }, 400, 'VALIDATION_ERROR'],
+      [started.id, { provider: 'mtn', phone: PHONE, amount: '5' }, 400, 'VALIDATION_ERROR'],
+      [started.id, { provider: 'mpesa', phone: PHONE }, 400, 'VALIDATION_ERROR'],
+      [started.id, { provider: 'mtn', phone: PHONE, amount: 0.5 }, 422, 'AMOUNT_OUT_OF_RANGE'],
+      ['00000000-0000-4000-8000-000000000000', { provider: 'mtn', phone: PHONE }, 404, 'NOT_FOUND'],
+    ];
+    for (const [id, body, status, code] of cases) {
+      const res = await call(env, 'POST', `/_mock/transactions/${id}/complete-interactive`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.error.code).toBe(code);
+    }
+    expect(env.backend.control.anchor.transaction(started.id)).toMatchObject({ transaction: { status: 'incomplete' }, order_id: null });
+  });
+
   it('refuses to complete a form twice with 409 INVALID_STATE', async () => {
     const started = await startDeposit(env, shop, { fiat_amount: 20, destination_address: wallet.publicKey() });
     await completeForm(env, started.id);
@@ -178,7 +214,6 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
 
 describe('auto-advance (the demo)', () => {
   it('runs a buy and a sell to completion on the clock alone', async () => {
-    const { startInProcess } = await import('./helpers/env.js');
     const env = await startInProcess({ seed: 12, autoAdvance: true });
     try {
       const shop = await createShop(env);
