@@ -115,6 +115,13 @@ describe.each(CRYPTOS)('order and ramp payment webhooks, %s', (_name, crypto) =>
     expect(await reasonOf(verify({ headers, secret: ['whsec_new'] }))).toBe('no_matching_signature');
   });
 
+  it('accepts X-Webhook-Signature-Previous, made with the secret before a rotation', async () => {
+    const headers = { ...orderHeaders(orderBody, NOW, hmac('whsec_new', orderBody)), 'x-webhook-signature-previous': hmac('whsec_old', orderBody) };
+    await expect(verify({ headers, secret: 'whsec_old' })).resolves.toEqual(order);
+    await expect(verify({ headers, secret: 'whsec_new' })).resolves.toEqual(order);
+    expect(await reasonOf(verify({ headers, secret: 'whsec_other' }))).toBe('no_matching_signature');
+  });
+
   it('returns a ramp payment event with its data', async () => {
     const payment = {
       event: 'payment.completed',

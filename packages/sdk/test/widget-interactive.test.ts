@@ -1,7 +1,47 @@
-import { describe, expect, it } from 'vitest';
+import { Keypair } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WidgetClient } from '../src/clients/widget.js';
-import { ValidationError } from '../src/index.js';
-import { recordingFetch } from './helpers/clients.js';
+import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../src/index.js';
+import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
+import { MODES, type MockEnv } from './helpers/mock.js';
+
+describe.each(MODES)('widget.interactive, %s', (_name, start) => {
+  let env: MockEnv;
+  let shop: Awaited<ReturnType<typeof newWidget>>;
+  let customerId: string;
+  beforeAll(async () => {
+    env = await start({ seed: 33 });
+    shop = await newWidget(env);
+    customerId = (await shop.widget.customers.create(customerInput())).id;
+  });
+  afterAll(() => env.close());
+
+  it('starts a buy with the public key from the client and answers the interactive URL', async () => {
+    const wallet = Keypair.random().publicKey();
+    const tx = await shop.widget.interactive.deposit({ user_id: customerId, fiat_amount: 150, destination_address: wallet });
+    expect(tx).toEqual({ type: 'interactive_customer_info_needed', id: expect.any(String), url: expect.stringContaining('/interactive?token=') });
+    const record = env.backend.control.anchor.transaction(tx.id);
+    expect(record).toMatchObject({ merchant_id: shop.merchant.id, customer_id: customerId, transaction: { kind: 'deposit', status: 'incomplete', to: wallet } });
+  });
+
+  it('starts a sell, leaving the amount to the customer when not given', async () => {
+    const tx = await shop.widget.interactive.withdraw({ user_id: customerId });
+    expect(env.backend.control.anchor.transaction(tx.id).transaction).toMatchObject({ kind: 'withdrawal', status: 'incomplete' });
+  });
+
+  it('refuses a customer who is not ACCEPTED with KYC_NOT_APPROVED', async () => {
+    const { id } = await shop.widget.customers.create(customerInput('Processing'));
+    const error = await shop.widget.interactive.deposit({ user_id: id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toMatchObject({ code: 'KYC_NOT_APPROVED' });
+  });
+
+  it("refuses another merchant's public key and an unknown customer", async () => {
+    const other = await newWidget(env);
+    await expect(shop.widget.interactive.deposit({ user_id: customerId, api_key: other.publicKey })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(shop.widget.interactive.withdraw({ user_id: 'no-such-customer' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
 
 const secretKey = 'sika_secret_111111111111111111111111111111111111111111111111';
 const publicKey = 'sika_public_222222222222222222222222222222222222222222222222';

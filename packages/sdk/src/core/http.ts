@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConnectionError, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, TimeoutError } from './errors.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
 
@@ -56,6 +56,8 @@ export interface CoreConfig extends ClientOptions {
   auth?: Authenticator;
   /** Header that carries the idempotency key on this surface. Default `X-Idempotency-Key`. */
   idempotencyHeader?: string;
+  /** Builds the error of a non-2xx answer, for a surface whose body says more than its status. Default {@link ApiError.from}. */
+  errorFrom?: (status: number, body: unknown, headers: Headers) => ApiError;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -138,8 +140,9 @@ export class HttpCore {
         await this.#config.auth.refresh(call.signal);
         continue;
       }
-      const error = ApiError.from(response.status, body, response.headers);
-      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status)) throw error;
+      const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
+      // A conflict is never retried unchanged, whatever status carried it.
+      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError) throw error;
       await sleep(retryDelayMs(retry++, response.headers), call.signal);
     }
   }

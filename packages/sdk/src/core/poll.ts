@@ -13,7 +13,19 @@ export interface WaitOptions<T> {
   maxDuration?: number;
   /** Called with the resource each time its status changes, the first one included. */
   onStatus?: (value: T) => void;
+  /** Where the wait reads the time and how it waits. Default: real time; tests pass one driven by the mock's manual clock. */
+  clock?: WaitClock;
 }
+
+/** Time as a `waitFor…` helper reads and spends it. */
+export interface WaitClock {
+  /** Current time, ms since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with AbortError as soon as `signal` fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const realClock: WaitClock = { now: () => Date.now(), sleep };
 
 /** Longest wait after repeated 429s, seconds. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
@@ -31,7 +43,8 @@ export interface PollSpec<T> extends WaitOptions<T> {
 /** Fetches until `isFinal`, and returns the final value. */
 export async function poll<T>(spec: PollSpec<T>): Promise<T> {
   const maxDuration = spec.maxDuration ?? spec.defaultMaxDuration;
-  const deadline = Date.now() + maxDuration * 1000;
+  const clock = spec.clock ?? realClock;
+  const deadline = clock.now() + maxDuration * 1000;
   let last: string | undefined;
   let rateLimitWait = 0;
   for (;;) {
@@ -50,8 +63,8 @@ export async function poll<T>(spec: PollSpec<T>): Promise<T> {
       rateLimitWait = Math.min(Math.max(rateLimitWait * 2, 1, error.retryAfter ?? 0), MAX_RATE_LIMIT_WAIT_SECONDS);
       wait = rateLimitWait;
     }
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) throw new WaitTimeoutError(maxDuration, last);
-    await sleep(Math.min(wait * 1000, left), spec.signal);
+    await clock.sleep(Math.min(wait * 1000, left), spec.signal);
   }
 }

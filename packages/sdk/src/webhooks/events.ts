@@ -25,8 +25,8 @@ export interface OrderWebhookEvent {
   crypto_amount: string;
   /** `USDC`. */
   crypto_currency: string;
-  /** Stellar address of the customer's wallet. */
-  destination_address: string;
+  /** Stellar address the USDC went to (buy) or came in at (sell); null when the service does not say. */
+  destination_address: string | null;
   /** When the event happened, ISO 8601. */
   timestamp: string;
 }

@@ -3,7 +3,8 @@
  *
  * - order and ramp payment webhooks (the merchant's webhook URL): `X-Webhook-Signature`, an
  *   HMAC-SHA256 of the raw body keyed with the webhook secret, and `X-Webhook-Timestamp`, Unix
- *   seconds. The live encoding is not documented, so lowercase hex and base64 are accepted, over
+ *   seconds; for 24 h after a secret rotation also `X-Webhook-Signature-Previous`, the same
+ *   made with the previous secret. The live encoding is not documented, so lowercase hex and base64 are accepted, over
  *   the raw body or over `<timestamp>.<raw body>`; none of these can be made without the secret.
  * - checkout webhooks: `X-Svc-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`,
  *   `X-Svc-Timestamp`, `X-Svc-Event-ID`, `X-Svc-Event-Type`.
@@ -68,8 +69,12 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookE
   const body = rawBody(input.body);
   const signature = requireHeader(input.headers, 'X-Webhook-Signature');
   const timestamp = readTimestamp(requireHeader(input.headers, 'X-Webhook-Timestamp'), 'X-Webhook-Timestamp');
-  const candidates = signature
+  // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
+  const previous = readHeader(input.headers, 'X-Webhook-Signature-Previous')?.trim();
+  const candidates = [signature, previous ?? '']
+    .join(',')
     .split(/[\s,]+/)
+    .filter((part) => part !== '')
     .map((part) => decodeSignature(part.replace(/^(?:v1|sha256)=/, '')))
     .filter((bytes): bytes is Uint8Array => bytes?.length === 32);
   if (candidates.length === 0) {

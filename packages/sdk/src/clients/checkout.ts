@@ -1,0 +1,72 @@
+import { assertServerSide } from '../core/credentials.js';
+import { ApiError, ConflictError, CredentialError } from '../core/errors.js';
+import { HttpCore, type ClientOptions } from '../core/http.js';
+import { Payments } from '../resources/checkout/payments.js';
+import { CheckoutTransactions } from '../resources/checkout/transactions.js';
+import { CheckoutWebhooks } from '../resources/checkout/webhooks.js';
+
+export interface CheckoutClientOptions extends ClientOptions {
+  /** The checkout API, `{checkout_base_url}`. */
+  baseUrl: string;
+  /**
+   * The checkout API key, sent as `Authorization: Bearer`. Server-side only. Needed by every
+   * call but `payments.verify`. A key issued before the checkout route must be rotated once.
+   */
+  apiKey?: string;
+}
+
+/** An upstream 409 embedded in a 502's text: the gateway's idempotency conflict, as one statement of 002 reports it. */
+const UPSTREAM_CONFLICT = /\b409\b/;
+
+/**
+ * Checkout answers carry no code: the status is the contract. A 409, and a 502 whose text
+ * embeds the gateway's 409, are one ConflictError (same key, another body), never retried.
+ */
+function checkoutError(status: number, body: unknown, headers: Headers): ApiError {
+  const error = ApiError.from(status, body, headers);
+  if (status === 502 && UPSTREAM_CONFLICT.test(error.message.replace(/^502:\s*/, ''))) return new ConflictError(status, body, headers);
+  return error;
+}
+
+/**
+ * Checkout payments: create a session and send the customer to its `checkout_url`, verify it
+ * when the customer returns, follow the organization's transactions, manage webhook
+ * subscriptions and replay events.
+ *
+ * ```ts
+ * const checkout = new CheckoutClient({ baseUrl: process.env.CHECKOUT_BASE_URL!, apiKey: process.env.CHECKOUT_API_KEY! });
+ * const created = await checkout.payments.create(
+ *   { amount: 10000, currency: 'GHS', recipient: { name: 'Ama Mensah', email: 'ama@example.com' }, redirect_url },
+ *   { idempotencyKey: `order-${order.id}` },
+ * );
+ * if (created.outcome !== 'in_progress') res.redirect(created.data.checkout_url);
+ * const result = await checkout.payments.verify(checkout.payments.fromRedirect(req.originalUrl));
+ * ```
+ */
+export class CheckoutClient {
+  readonly payments: Payments;
+  readonly transactions: CheckoutTransactions;
+  readonly webhooks: CheckoutWebhooks;
+
+  constructor(options: CheckoutClientOptions) {
+    const { apiKey, ...rest } = options;
+    if (apiKey !== undefined) {
+      if (typeof apiKey !== 'string' || apiKey.trim() === '') throw new CredentialError('apiKey must be a non-empty string when given');
+      assertServerSide('The checkout API key');
+    }
+    const core = new HttpCore({
+      ...rest,
+      auth: {
+        headers: () => {
+          if (apiKey === undefined) throw new CredentialError('This call needs the checkout API key: pass apiKey to CheckoutClient');
+          return { authorization: `Bearer ${apiKey}` };
+        },
+      },
+      idempotencyHeader: 'Idempotency-Key',
+      errorFrom: checkoutError,
+    });
+    this.payments = new Payments(core);
+    this.transactions = new CheckoutTransactions(core);
+    this.webhooks = new CheckoutWebhooks(core);
+  }
+}

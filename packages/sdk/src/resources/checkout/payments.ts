@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { ApiError, ValidationError } from '../../core/errors.js';
+import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
+import { Resource, segment } from '../../core/resource.js';
+import { openEnum, parseInput, parseResponse, text } from '../../core/schema.js';
+
+/** Longest `Idempotency-Key` the service accepts, characters (002 section 8). */
+export const MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH = 128;
+
+/** Meta keys the service overwrites from the API key (002 section 2): refused, so that nothing is silently lost. */
+export const RESERVED_META_KEYS = ['organizationId', 'user_id', 'svc_origin', 'svc_environment'] as const;
+
+/** Query parameters a checkout redirect may carry the session reference in, in the order they are read. */
+export const REDIRECT_REFERENCE_PARAMS = ['sessionRef', 'session_ref', 'session_id'] as const;
+
+const MetaSchema = z.record(z.string(), z.unknown()).superRefine((meta, check) => {
+  for (const key of RESERVED_META_KEYS) {
+    if (Object.hasOwn(meta, key)) {
+      check.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `is reserved: the service overwrites it with a value derived from the API key; rename it (for example to my_${key})`,
+      });
+    }
+  }
+});
+
+/**
+ * The payment creation request (002 section 2). Fields for itemized checkout are not
+ * documented; other top-level fields are sent as given, so an existing gateway body migrates unchanged.
+ */
+export const PaymentCreateParamsSchema = z.looseObject({
+  /** `checkout`, the default. */
+  type: z.literal('checkout').default('checkout'),
+  /** Smallest currency unit: 10000 with `GHS` is GHS 100.00. */
+  amount: z.int().min(1),
+  /** ISO 4217, uppercase, e.g. `GHS`. */
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code such as GHS'),
+  recipient: z.strictObject({ name: text(), email: z.email() }),
+  /** Where the customer returns when checkout finishes. The redirect proves nothing: verify before fulfilling. */
+  redirect_url: z.url({ protocol: /^https?$/ }),
+  /** Your own keys, kept as sent; the four of RESERVED_META_KEYS are refused. */
+  meta: MetaSchema.optional(),
+});
+export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;
+
+const IdempotencyKeySchema = z.string().min(1).max(MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH, `must be at most ${MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH} characters`);
+
+/** `data` of a creation answer: where to send the customer, and the two references to verify with. */
+export const PaymentCreatedSchema = z.looseObject({
+  checkout_url: z.string(),
+  /** Gateway payment reference: store it and reconcile against it. */
+  reference: z.string().optional(),
+  /** Session reference, the one the redirect carries. */
+  session_id: z.string().optional(),
+});
+export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
+
+const CreationBodySchema = z.looseObject({ success: z.boolean().optional(), data: PaymentCreatedSchema });
+const InProgressBodySchema = z.looseObject({ message: z.string().optional() }).optional();
+
+/**
+ * What a create call came to. `created`: a new session (201). `replayed`: this key's earlier
+ * answer (200, or 201 marked `Idempotent-Replayed`), the same payment. `in_progress` (202): the
+ * first request with this key is still being handled: call create again with the same key later.
+ */
+export type PaymentCreateResult =
+  | { outcome: 'created' | 'replayed'; status: number; idempotencyKey: string; data: PaymentCreated }
+  | { outcome: 'in_progress'; status: 202; idempotencyKey: string; message: string | undefined };
+
+/** Gateway session statuses (002 section 3); `completed` and `success` are paid, anything else is not. */
+export const PaymentStatusSchema = openEnum(['completed', 'success', 'pending', 'failed', 'cancelled']);
+export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
+
+/** Whether a gateway status means the payment went through. An unknown status is not paid. */
+export const isPaidStatus = (status: string): boolean => status === 'completed' || status === 'success';
+
+/** A checkout session as verify answers it (`data`). */
+export const PaymentSessionSchema = z.looseObject({
+  /** Session reference. */
+  id: z.string(),
+  /** Gateway payment reference. */
+  reference: z.string(),
+  status: PaymentStatusSchema,
+  /** Requested, smallest unit. */
+  amount: z.int(),
+  /** Confirmed by the session, smallest unit: compare it with your order total before fulfilling. */
+  final_amount: z.int(),
+  currency: z.string(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type PaymentSession = z.infer<typeof PaymentSessionSchema>;
+
+/**
+ * What verify found. `paid` is true only for `completed` or `success`. A 404 (session unknown
+ * or expired) or a gateway failure (502 after retries) is `unknown`, never a failed payment:
+ * do not fulfil, do not cancel, look again later.
+ */
+export type PaymentVerification =
+  | { outcome: 'paid'; paid: true; status: PaymentStatus; session: PaymentSession }
+  | { outcome: 'not_paid'; paid: false; status: PaymentStatus; session: PaymentSession }
+  | {
+      outcome: 'unknown';
+      paid: false;
+      status: undefined;
+      /** `session_not_found`: 404, the reference is unknown or the session expired. `gateway_unavailable`: 5xx, the gateway did not answer. */
+      reason: 'session_not_found' | 'gateway_unavailable';
+      error: ApiError;
+    };
+
+/** `POST` and `GET /api/v1/developer/payments`. */
+export class Payments extends Resource {
+  /**
+   * Creates a checkout session; send the customer to `data.checkout_url`. An `Idempotency-Key`
+   * (at most 128 characters) is generated when you give none and reused by every retry, so a
+   * dropped connection or a 502 never makes a second payment. Pass your own (e.g. your order id)
+   * to make repeats across processes safe too. A reused key with another body is ConflictError.
+   */
+  async create(params: PaymentCreateParams, opts: IdempotentRequestOptions = {}): Promise<PaymentCreateResult> {
+    const body = parseInput(PaymentCreateParamsSchema, params, 'payment');
+    const idempotencyKey = opts.idempotencyKey === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, opts.idempotencyKey, 'idempotencyKey');
+    const { response, body: answer } = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey });
+    if (response.status === 202) {
+      const message = parseResponse(InProgressBodySchema, answer, answer, response.headers)?.message;
+      return { outcome: 'in_progress', status: 202, idempotencyKey, message };
+    }
+    const { data } = parseResponse(CreationBodySchema, answer, answer, response.headers);
+    const replayed = response.status === 200 || response.headers.get('idempotent-replayed') === 'true';
+    return { outcome: replayed ? 'replayed' : 'created', status: response.status, idempotencyKey, data };
+  }
+
+  /**
+   * Looks the session up at the gateway (no API key needed) and synchronizes the service's
+   * record, which sends the payment webhook. Use it to show a result after the redirect;
+   * release goods on the signed webhook. `sessionRef` is the session or the gateway reference.
+   */
+  async verify(sessionRef: string, opts?: RequestOptions): Promise<PaymentVerification> {
+    const ref = parseInput(z.string().trim().min(1, 'is required').max(200), sessionRef, 'session reference');
+    let session: PaymentSession;
+    try {
+      session = await this.core.get(`api/v1/developer/payments/${segment(ref)}`, { ...opts, auth: false, schema: PaymentSessionSchema });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        return { outcome: 'unknown', paid: false, status: undefined, reason: 'session_not_found', error };
+      }
+      if (error instanceof ApiError && error.status >= 500) {
+        return { outcome: 'unknown', paid: false, status: undefined, reason: 'gateway_unavailable', error };
+      }
+      throw error;
+    }
+    return isPaidStatus(session.status)
+      ? { outcome: 'paid', paid: true, status: session.status, session }
+      : { outcome: 'not_paid', paid: false, status: session.status, session };
+  }
+
+  /**
+   * The session reference of the URL the customer came back on, read from `sessionRef`,
+   * `session_ref` or `session_id`. Throws ValidationError when none is there.
+   *
+   * ```ts
+   * const result = await checkout.payments.verify(checkout.payments.fromRedirect(req.originalUrl));
+   * ```
+   */
+  fromRedirect(url: string | URL): string {
+    const query = new URL(url, 'http://redirect.invalid').searchParams;
+    for (const name of REDIRECT_REFERENCE_PARAMS) {
+      const value = query.get(name)?.trim();
+      if (value) return value;
+    }
+    throw new ValidationError(
+      [{ path: [], message: `has no ${REDIRECT_REFERENCE_PARAMS.join(', ')} query parameter` }],
+      'redirect URL',
+    );
+  }
+}

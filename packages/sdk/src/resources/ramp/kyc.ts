@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { RequestOptions } from '../../core/http.js';
+import { Resource } from '../../core/resource.js';
+import { openEnum, parseInput, text } from '../../core/schema.js';
+
+/** A phone number in local format: `0` and nine digits, e.g. `0241234567`. */
+export const LocalPhoneSchema = z.string().regex(/^0\d{9}$/, 'must be a local number, 0 and nine digits, e.g. 0241234567');
+
+export const KycInitiateParamsSchema = z.strictObject({
+  first_name: text(100),
+  last_name: text(100),
+  /** The user's phone in local format, e.g. `0241234567`; the one-time code is sent there. */
+  phone: LocalPhoneSchema,
+  /** The Mobile Money provider, e.g. `MTN`. */
+  provider_name: text(100),
+});
+export type KycInitiateParams = z.input<typeof KycInitiateParamsSchema>;
+
+export const KycVerifyParamsSchema = z.strictObject({
+  /** `kyc_id` of the initiate answer. */
+  kyc_id: text(100),
+  /** The 6-digit code the user received. */
+  otp_code: z.string().regex(/^\d{6}$/, 'must be the 6 digits the user received'),
+});
+export type KycVerifyParams = z.input<typeof KycVerifyParamsSchema>;
+
+/** A phone KYC record: `pending` until the code is verified, then `verified`. */
+export const KycRecordSchema = z.looseObject({
+  kyc_id: z.string(),
+  status: openEnum(['pending', 'verified']).optional(),
+  phone: z.string().optional(),
+  provider_name: z.string().optional(),
+  /** ISO 8601, once verified. */
+  verified_at: z.string().nullish(),
+  /** ISO 8601: until when the code sent by initiate can be used. */
+  otp_expires_at: z.string().optional(),
+});
+export type KycRecord = z.infer<typeof KycRecordSchema>;
+
+/** Phone KYC by one-time code: `POST /api/v1/ramp/kyc/initiate` and `/verify`. Once per phone; orders need it. */
+export class RampKyc extends Resource {
+  /** Sends a one-time code to the user's phone; keep `kyc_id` for verify. */
+  async initiate(params: KycInitiateParams, opts?: RequestOptions): Promise<KycRecord> {
+    return this.core.post('api/v1/ramp/kyc/initiate', { ...opts, body: parseInput(KycInitiateParamsSchema, params), schema: KycRecordSchema });
+  }
+
+  /** Checks the code the user typed; a wrong one is UnprocessableEntityError, too many RateLimitError. */
+  async verify(params: KycVerifyParams, opts?: RequestOptions): Promise<KycRecord> {
+    return this.core.post('api/v1/ramp/kyc/verify', { ...opts, body: parseInput(KycVerifyParamsSchema, params), schema: KycRecordSchema });
+  }
+}
