@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh
 bash scripts/chromium.sh
 pnpm build
+pnpm docs:api
 pnpm test
