@@ -260,11 +260,11 @@ export class RampWidget extends LitElement {
     this.#win = win;
     this.#open = true;
     window.addEventListener('message', this.#onMessage);
+    this.requestUpdate();
     if (win) {
       win.location.href = this.#url;
       this.#timer = setInterval(() => win.closed && this.close(), 500);
     } else {
-      this.requestUpdate();
       await this.updateComplete;
       this.#dialog!.showModal();
     }

@@ -79,8 +79,13 @@ function shopPage(query: URLSearchParams): string {
 <ramp-widget ${attrs}></ramp-widget>
 <button id="after">After</button>
 <script type="module">
+window.rampEvents = [];
 for (const type of ${JSON.stringify(EVENTS)}) {
-  document.addEventListener(type, (e) => window.recordRampEvent({ type, detail: e.detail, bubbles: e.bubbles, composed: e.composed }));
+  document.addEventListener(type, (e) => {
+    const event = { type, detail: e.detail, bubbles: e.bubbles, composed: e.composed };
+    window.rampEvents.push(event);
+    window.recordRampEvent(event);
+  });
 }
 await import('/widget/ramp-widget.js');
 if (${query.has('autoopen')}) document.querySelector('ramp-widget').open();
