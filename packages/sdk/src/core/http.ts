@@ -48,6 +48,8 @@ export interface Authenticator {
   headers(signal?: AbortSignal): Promise<Record<string, string>> | Record<string, string>;
   /** Called once after a 401 to renew the credential (a fresh login); the request is then sent again. */
   refresh?(signal?: AbortSignal): Promise<void>;
+  /** Whether an answer other than 401 also says the credential expired (SEP answers 403). Default: only 401. */
+  isExpired?(status: number, body: unknown): boolean;
 }
 
 export interface CoreConfig extends ClientOptions {
@@ -90,7 +92,6 @@ export class HttpCore {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     const customFetch = config.fetch;
     this.#ky = ky.create({
-      prefix: this.baseUrl,
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -134,10 +135,12 @@ export class HttpCore {
       }
       const { response, body } = received;
       if (response.ok) return received;
-      if (response.status === 401 && !refreshed && call.auth !== false && this.#config.auth?.refresh) {
+      const auth = this.#config.auth;
+      const expired = response.status === 401 || auth?.isExpired?.(response.status, body) === true;
+      if (expired && !refreshed && call.auth !== false && auth?.refresh) {
         // A 401 means nothing was done, so one fresh credential and a repeat is always safe.
         refreshed = true;
-        await this.#config.auth.refresh(call.signal);
+        await auth.refresh(call.signal);
         continue;
       }
       const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
@@ -161,7 +164,8 @@ export class HttpCore {
     try {
       let response: Response;
       try {
-        response = await this.#ky(path.replace(/^\/+/, ''), {
+        // An empty path is the base URL itself (SEP-10's endpoint is a full URL).
+        response = await this.#ky(path === '' ? this.baseUrl : `${this.baseUrl}/${path.replace(/^\/+/, '')}`, {
           method,
           headers,
           searchParams: call.query,
