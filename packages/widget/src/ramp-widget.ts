@@ -34,15 +34,13 @@ function pending(flow: string, id?: string | null): string | null | undefined {
   } catch {}
 }
 
-const JSON_TYPE = { 'content-type': 'application/json' };
-
 /** Opens the (blank) popup; null when the browser blocks it. */
 const popup = (url: string) => window.open(url, 'ramp-widget', 'popup,width=440,height=720');
 
 async function json(url: string, init?: RequestInit) {
   const res = await fetch(url, init);
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw Error(body.error?.message ?? body.error ?? `${url} answered ${res.status}`);
+  if (!res.ok) throw Error(body.error?.message ?? `${url} answered ${res.status}`);
   return body;
 }
 
@@ -65,8 +63,6 @@ async function json(url: string, init?: RequestInit) {
  * @csspart message - The error text.
  * @csspart continue - The button that opens the popup when the browser blocked it.
  * @csspart dialog - The modal dialog of iframe mode.
- * @csspart header - The dialog's title bar.
- * @csspart title - The dialog's title.
  * @csspart close - The dialog's close button.
  * @csspart frame - The iframe.
  *
@@ -88,8 +84,6 @@ export class RampWidget extends LitElement {
     destination: {},
     allow: {},
     pollInterval: { attribute: 'poll-interval', type: Number },
-    getSession: { attribute: false },
-    getStatus: { attribute: false },
   };
 
   /** Your public key (`sika_public_…`), for the widget config. A secret key is refused: nothing is sent. */
@@ -114,6 +108,7 @@ export class RampWidget extends LitElement {
   declare allow: string;
   /** How often the status is polled, milliseconds. Default 5000. */
   declare pollInterval: number;
+  // The two callbacks are plain properties: they render nothing and have no attribute.
   /** Instead of `session-url`: asks your backend for the interactive URL and transaction id. */
   declare getSession?: (request: RampSessionRequest) => Promise<RampSession>;
   /** Instead of `status-url`: reads the transaction from your backend. */
@@ -167,7 +162,7 @@ export class RampWidget extends LitElement {
       if (!this.getSession && !this.sessionUrl) throw Error('set session-url or getSession');
       session = this.getSession
         ? await this.getSession(request)
-        : await json(this.sessionUrl!, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(request) });
+        : await json(this.sessionUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
       // A backend that passes the widget backend's envelope through is fine too.
       session = (session as { data?: RampSession }).data ?? session;
       const url = new URL(session.url);
@@ -217,7 +212,7 @@ export class RampWidget extends LitElement {
   protected override firstUpdated() {
     const id = pending(this.flow);
     const query = new URLSearchParams(location.search);
-    if (!id || (query.get('transaction_id') ?? query.get('id') ?? id) != id) return;
+    if (!id || (query.get('transaction_id') ?? id) != id) return;
     this.#id = id;
     const status = query.get('status');
     if (status) this.#report({ id, status } as RampTransaction);
@@ -237,8 +232,8 @@ export class RampWidget extends LitElement {
       ${this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing}
       ${this.#open && !this.#win
         ? html`<dialog part="dialog" aria-modal="true" aria-labelledby="title" @cancel=${this.#cancel}>
-            <header part="header">
-              <h2 id="title" part="title">${title}</h2>
+            <header>
+              <h2 id="title">${title}</h2>
               <button part="close" aria-label="Close" autofocus @click=${this.close}>×</button>
             </header>
             <iframe part="frame" title=${title} allow=${this.allow} src=${this.#url}></iframe>
@@ -293,13 +288,13 @@ export class RampWidget extends LitElement {
 
   #report(transaction: RampTransaction) {
     if (transaction.id != this.#id || transaction.status == this.#tx?.status) return;
+    const { status } = transaction;
     this.#tx = transaction;
     this.#emit('ramp-status', { transaction });
-    if (transaction.status == 'completed') this.#emit('ramp-complete', { transaction });
-    else if (TERMINAL.test(transaction.status)) {
-      this.#fail('transaction_failed', transaction.message ?? transaction.status, transaction);
-    }
-    if (TERMINAL.test(transaction.status)) pending(this.flow, null);
+    if (!TERMINAL.test(status)) return;
+    pending(this.flow, null);
+    if (status == 'completed') this.#emit('ramp-complete', { transaction });
+    else this.#fail('transaction_failed', transaction.message ?? status, transaction);
   }
 
   /** Polls your backend while the transaction is unfinished and no window can send messages. */
