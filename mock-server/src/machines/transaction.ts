@@ -54,6 +54,3 @@ export const withdrawTransaction: Machine<WithdrawStatus, TransactionEvent> = {
   expired: {},
   error: {},
 };
-
-/** Statuses after which nothing moves. */
-export const FINAL_STATUSES: readonly TransactionStatus[] = ['completed', 'expired', 'error'];

@@ -53,8 +53,6 @@ const InteractiveFieldsSchema = z.object({
   lang: z.string().trim().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'must be a language code such as en').optional(),
 });
 
-export type InteractiveFields = z.input<typeof InteractiveFieldsSchema>;
-
 /** The answer of an interactive request (000 section 2). */
 export interface InteractiveResponse {
   type: 'interactive_customer_info_needed';
