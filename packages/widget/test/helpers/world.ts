@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+// The SDK from source: the widget does not depend on it, the merchant backend of these tests does.
+import { WidgetClient } from '../../../sdk/src/index.js';
 import { bundlePage } from './dist.js';
 import { stellarAccountId } from './stellar.js';
 
@@ -123,20 +125,17 @@ export async function startWorld(): Promise<World> {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       sessionRequests.push(body);
-      const sell = body.flow === 'sell';
       // The merchant backend asks the widget backend with its secret key; the page never sees it.
-      const { data } = await api('POST', `/api/v1/widget/${sell ? 'withdraw' : 'deposit'}/interactive`, {
-        headers: { 'X-API-Key': keys.secretKey },
-        body: {
-          asset_code: body.asset,
-          user_id: keys.customerId,
-          api_key: keys.publicKey,
-          ...(sell
-            ? { onchain_amount: body.amount }
-            : { fiat_amount: body.amount, destination_address: body.destination }),
-        },
-      });
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: data.url, id: data.id }));
+      const widgetBackend = new WidgetClient({ baseUrl: mock.url, secretKey: keys.secretKey, publicKey: keys.publicKey });
+      const { url: interactiveUrl, id } =
+        body.flow === 'sell'
+          ? await widgetBackend.interactive.withdraw({ user_id: keys.customerId, onchain_amount: body.amount })
+          : await widgetBackend.interactive.deposit({
+              user_id: keys.customerId,
+              fiat_amount: body.amount,
+              destination_address: body.destination,
+            });
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: interactiveUrl, id }));
     }
     if (req.method === 'GET' && url.pathname === '/status') {
       // A real backend reads the transaction from the anchor (GET /transaction, SEP-10) or keeps
