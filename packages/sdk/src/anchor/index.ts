@@ -1,2 +1,311 @@
-/** @sikaramp/sdk/anchor: SEP-10/12/24 client. */
-export {};
+/**
+ * @sikaramp/sdk/anchor: the Stellar anchor (SEP-10, SEP-12, SEP-24). The only entry that
+ * loads @stellar/stellar-sdk.
+ *
+ * ```ts
+ * import { Keypair } from '@stellar/stellar-sdk';
+ * import { AnchorClient } from '@sikaramp/sdk/anchor';
+ * const anchor = new AnchorClient({ anchorUrl, signer: Keypair.fromSecret(process.env.STELLAR_SECRET!) });
+ * const { url, id } = await anchor.transfers.deposit({ merchant_id, session_id, session_token, api_key, user_id });
+ * const final = await anchor.watchTransaction(id, { onStatus: (tx) => console.log(tx.status) });
+ * ```
+ */
+import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { z } from 'zod';
+import { SikarampError } from '../core/errors.js';
+import { HttpCore, type ClientOptions, type RequestOptions } from '../core/http.js';
+import { parseInput } from '../core/schema.js';
+import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { AnchorCustomers } from '../resources/anchor/sep12.js';
+import { AnchorTransfers, type AnchorTransaction, type WatchTransactionOptions } from '../resources/anchor/sep24.js';
+import { fetchStellarToml } from '../resources/anchor/stellar-toml.js';
+
+/** Lifetime of a SEP-10 token when it does not say, seconds (000 section 8). */
+const SEP10_TOKEN_TTL_SECONDS = 15 * 60;
+/** How far a challenge's start may lie ahead of this clock, seconds (clock skew). */
+const CHALLENGE_CLOCK_SKEW_SECONDS = 60;
+
+/** Signs a validated SEP-10 challenge (a wallet, an HSM, Freighter's signTransaction) and returns the signed XDR. */
+export type ChallengeSigner = (challengeXdr: string, networkPassphrase: string) => Promise<string> | string;
+
+export interface AnchorClientOptions extends ClientOptions {
+  /** The anchor, `{anchor_url}`: SEP-10 at `/auth` unless stellar.toml says otherwise, SEP-12 and SEP-24 below it. */
+  anchorUrl: string;
+  /** Signs challenges: a Keypair (kept in memory, server-side), or a function for a wallet or an HSM. */
+  signer: Keypair | ChallengeSigner;
+  /** The account to authenticate (`G…`). Required with a signer function; default: the Keypair's. */
+  account?: string;
+  /** The anchor's home domain, whose stellar.toml names its signing key. Default: the host of anchorUrl. */
+  homeDomain?: string;
+  /** The anchor's SEP-10 signing key, pinned. Default: SIGNING_KEY of stellar.toml. */
+  serverSigningKey?: string;
+  /** The SEP-10 endpoint. Default: WEB_AUTH_ENDPOINT of stellar.toml, else `<anchorUrl>/auth`. */
+  webAuthEndpoint?: string;
+  /** Network passphrase challenges must be for. Default: NETWORK_PASSPHRASE of stellar.toml. */
+  networkPassphrase?: string;
+  /** Where SEP-10 tokens are cached. Default: this process's memory. */
+  tokenStore?: TokenStore;
+  /** The clock for time bounds and token expiry, ms since the epoch. Default `Date.now`; tests pass the mock's clock. */
+  now?: () => number;
+}
+
+/** Which check a SEP-10 challenge failed; it was not signed. */
+export type ChallengeRejection =
+  | 'network_passphrase'
+  | 'not_a_transaction'
+  | 'server_account'
+  | 'sequence'
+  | 'time_bounds'
+  | 'operations'
+  | 'home_domain'
+  | 'nonce'
+  | 'web_auth_domain'
+  | 'memo'
+  | 'server_signature'
+  | 'signer_output';
+
+/** The anchor sent a challenge that is not what SEP-10 allows; nothing was signed. */
+export class ChallengeError extends SikarampError {
+  override name = 'ChallengeError';
+  readonly reason: ChallengeRejection;
+  constructor(reason: ChallengeRejection, message: string) {
+    super(`Refused to sign the SEP-10 challenge: ${message}`);
+    this.reason = reason;
+  }
+}
+
+const ChallengeSchema = z.looseObject({ transaction: z.string().min(1), network_passphrase: z.string().optional() });
+const TokenSchema = z.looseObject({ token: z.string().min(1) });
+const AccountSchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+
+interface Sep10Config {
+  serverKey: string;
+  endpoint: string;
+  networkPassphrase: string;
+}
+
+/**
+ * The anchor with SEP-10 authentication handled: the challenge is checked before it is signed,
+ * the token is cached until a minute before its 15 minutes run out, and concurrent calls share
+ * one authentication.
+ */
+export class AnchorClient {
+  /** SEP-12 customers. */
+  readonly customers: AnchorCustomers;
+  /** SEP-24 interactive deposit and withdraw, and transactions. */
+  readonly transfers: AnchorTransfers;
+  /** The authenticated account. */
+  readonly account: string;
+  readonly #options: AnchorClientOptions;
+  /** Transport options shared by every core this client makes. */
+  readonly #transport: ClientOptions;
+  readonly #core: HttpCore;
+  readonly #tokens: TokenCache;
+  readonly #now: () => number;
+  #sep10: Promise<Sep10Config> | undefined;
+
+  constructor(options: AnchorClientOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    const { signer } = options;
+    const account = typeof signer === 'function' ? options.account : (options.account ?? signer.publicKey());
+    if (account === undefined) throw new SikarampError('AnchorClient needs `account` with a signer function');
+    this.account = parseInput(AccountSchema, account, 'account');
+    if (typeof signer !== 'function' && signer.publicKey() !== this.account) {
+      throw new SikarampError('`account` must be the Keypair’s own public key');
+    }
+    const { anchorUrl, maxRetries, timeout, fetch, defaultHeaders } = options;
+    this.#transport = { maxRetries, timeout, fetch, defaultHeaders };
+    this.#core = new HttpCore({
+      ...this.#transport,
+      baseUrl: anchorUrl,
+      auth: {
+        headers: async (s) => ({ authorization: `Bearer ${await this.authenticate(s)}` }),
+        refresh: async (s) => void (await this.#tokens.renew(s)),
+        isExpired: isAuthenticationRequired,
+      },
+    });
+    this.#tokens = new TokenCache({
+      store: options.tokenStore,
+      key: `sikaramp:anchor:${this.#core.baseUrl}:${this.account}`,
+      obtain: (s) => this.#signIn(s),
+      now: this.#now,
+    });
+    this.customers = new AnchorCustomers(this.#core);
+    this.transfers = new AnchorTransfers(this.#core);
+  }
+
+  /** A valid SEP-10 token: the cached one, or a fresh authentication (shared by concurrent callers). */
+  authenticate(signal?: AbortSignal): Promise<string> {
+    return this.#tokens.get(signal);
+  }
+
+  /** Shortcut for `transfers.watch(id, options)`: reports each status change and resolves on a final one. */
+  watchTransaction(id: string, options?: WatchTransactionOptions): Promise<AnchorTransaction> {
+    return this.transfers.watch(id, options);
+  }
+
+  /** Signing key, endpoint and network: from the options, else from stellar.toml (fetched once). */
+  #config(signal?: AbortSignal): Promise<Sep10Config> {
+    const o = this.#options;
+    this.#sep10 ??= (async () => {
+      const pinned = o.serverSigningKey !== undefined && o.networkPassphrase !== undefined;
+      const anchor = new URL(o.anchorUrl);
+      const toml = pinned
+        ? {}
+        : await fetchStellarToml(
+            new HttpCore({ ...this.#transport, baseUrl: `${anchor.protocol}//${o.homeDomain ?? anchor.host}` }),
+            { signal },
+          );
+      const serverKey = o.serverSigningKey ?? toml.SIGNING_KEY;
+      const networkPassphrase = o.networkPassphrase ?? toml.NETWORK_PASSPHRASE;
+      if (!serverKey || !networkPassphrase) {
+        throw new SikarampError('The anchor’s stellar.toml names no SIGNING_KEY or NETWORK_PASSPHRASE; pass serverSigningKey and networkPassphrase');
+      }
+      return {
+        serverKey: parseInput(AccountSchema, serverKey, 'serverSigningKey'),
+        networkPassphrase,
+        endpoint: o.webAuthEndpoint ?? toml.WEB_AUTH_ENDPOINT ?? `${this.#core.baseUrl}/auth`,
+      };
+    })().catch((error: unknown) => {
+      this.#sep10 = undefined;
+      throw error;
+    });
+    return this.#sep10;
+  }
+
+  async #signIn(signal?: AbortSignal): Promise<StoredToken> {
+    const config = await this.#config(signal);
+    const auth = new HttpCore({ ...this.#transport, baseUrl: config.endpoint });
+    const challenge = await auth.get('', { signal, unwrap: false, query: { account: this.account }, schema: ChallengeSchema });
+    const tx = validateChallenge(challenge, {
+      ...config,
+      account: this.account,
+      homeDomain: this.#options.homeDomain ?? new URL(this.#options.anchorUrl).host,
+      now: this.#now(),
+    });
+    const signed = await this.#sign(tx, config.networkPassphrase);
+    const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: TokenSchema });
+    return { token, expiresAt: jwtExpiry(token) ?? this.#now() + SEP10_TOKEN_TTL_SECONDS * 1000 };
+  }
+
+  async #sign(tx: Transaction, networkPassphrase: string): Promise<string> {
+    const { signer } = this.#options;
+    if (typeof signer !== 'function') {
+      tx.sign(signer);
+      return tx.toXDR();
+    }
+    const signed = await signer(tx.toXDR(), networkPassphrase);
+    // The signer must hand back the very challenge that was checked, only with its signature added.
+    let back: Transaction | FeeBumpTransaction;
+    try {
+      back = TransactionBuilder.fromXDR(signed, networkPassphrase);
+    } catch {
+      throw new ChallengeError('signer_output', 'the signer returned something that is not a transaction');
+    }
+    if (back instanceof FeeBumpTransaction || !equalBytes(back.hash(), tx.hash())) {
+      throw new ChallengeError('signer_output', 'the signer returned another transaction than the challenge');
+    }
+    return signed;
+  }
+}
+
+export interface ChallengeExpectations {
+  serverKey: string;
+  networkPassphrase: string;
+  /** The SEP-10 endpoint; its host is the expected `web_auth_domain`. */
+  endpoint: string;
+  account: string;
+  homeDomain: string;
+  /** ms since the epoch. */
+  now: number;
+}
+
+/**
+ * Checks a SEP-10 challenge before anything is signed, so that a hostile or broken server
+ * cannot get anything else signed: the network, the anchor's signing key as source and
+ * signer, sequence 0, live time bounds, a first `<home domain> auth` operation of the client
+ * account with a 48-byte nonce, a matching `web_auth_domain`, no other kind of operation, no memo.
+ */
+export function validateChallenge(challenge: { transaction: string; network_passphrase?: string }, expect: ChallengeExpectations): Transaction {
+  if (challenge.network_passphrase !== undefined && challenge.network_passphrase !== expect.networkPassphrase) {
+    throw new ChallengeError('network_passphrase', 'it is for another Stellar network');
+  }
+  let parsed: Transaction | FeeBumpTransaction;
+  try {
+    parsed = TransactionBuilder.fromXDR(challenge.transaction, expect.networkPassphrase);
+  } catch {
+    throw new ChallengeError('not_a_transaction', 'it is not a transaction envelope');
+  }
+  if (parsed instanceof FeeBumpTransaction) throw new ChallengeError('not_a_transaction', 'it is a fee-bump transaction');
+  const tx = parsed;
+  if (tx.source !== expect.serverKey) throw new ChallengeError('server_account', 'its source is not the anchor’s signing key');
+  if (tx.sequence !== '0') throw new ChallengeError('sequence', 'its sequence number is not 0');
+
+  const now = Math.floor(expect.now / 1000);
+  const bounds = tx.timeBounds;
+  if (!bounds || Number(bounds.maxTime) === 0) throw new ChallengeError('time_bounds', 'it has no time bounds');
+  if (now > Number(bounds.maxTime)) throw new ChallengeError('time_bounds', 'it has expired');
+  if (now + CHALLENGE_CLOCK_SKEW_SECONDS < Number(bounds.minTime)) throw new ChallengeError('time_bounds', 'it is not valid yet');
+
+  if (tx.memo.type !== MemoNone) throw new ChallengeError('memo', 'it carries a memo that was not asked for');
+
+  const [first, ...rest] = tx.operations;
+  if (!first || first.type !== 'manageData' || first.source !== expect.account) {
+    throw new ChallengeError('operations', 'its first operation is not a manage-data operation of this account');
+  }
+  if (first.name !== `${expect.homeDomain} auth`) throw new ChallengeError('home_domain', `its first operation is not named "${expect.homeDomain} auth"`);
+  const nonce = first.value ? new TextDecoder().decode(first.value) : '';
+  if (nonce.length !== 64 || base64Length(nonce) !== 48) throw new ChallengeError('nonce', 'its nonce is not 48 random bytes in base64');
+
+  const webAuthDomain = new URL(expect.endpoint).host;
+  let sawWebAuthDomain = false;
+  for (const op of rest) {
+    // Every further operation must be the server's own manage-data: nothing that acts for the client.
+    if (op.type !== 'manageData' || op.source !== expect.serverKey) {
+      throw new ChallengeError('operations', `it has an unexpected ${op.type} operation`);
+    }
+    if (op.name === 'web_auth_domain') {
+      sawWebAuthDomain = true;
+      if (new TextDecoder().decode(op.value ?? new Uint8Array()) !== webAuthDomain) {
+        throw new ChallengeError('web_auth_domain', `its web_auth_domain is not ${webAuthDomain}`);
+      }
+    }
+  }
+  if (!sawWebAuthDomain) throw new ChallengeError('web_auth_domain', 'it has no web_auth_domain operation');
+
+  const server = Keypair.fromPublicKey(expect.serverKey);
+  const hash = tx.hash();
+  if (tx.signatures.length !== 1 || !server.verify(hash, tx.signatures[0]!.signature)) {
+    throw new ChallengeError('server_signature', 'it is not signed by the anchor’s signing key alone');
+  }
+  return tx;
+}
+
+/**
+ * SEP-12 and SEP-24 answer 403 when the SEP-10 token is missing or expired, with
+ * `{type: "authentication_required"}` or an `error` text naming the token; other 403s
+ * (a customer not ACCEPTED) are not about the token.
+ */
+function isAuthenticationRequired(status: number, body: unknown): boolean {
+  if (status !== 403 || typeof body !== 'object' || body === null) return false;
+  const { type, error } = body as { type?: unknown; error?: unknown };
+  return type === 'authentication_required' || (typeof error === 'string' && /\b(?:SEP-10|token|authenticat)/i.test(error));
+}
+
+function base64Length(text: string): number {
+  try {
+    return atob(text).length;
+  } catch {
+    return -1;
+  }
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+export type { AnchorTransaction, WatchTransactionOptions } from '../resources/anchor/sep24.js';
+export { AnchorTransactionSchema, AnchorInteractiveParamsSchema, FINAL_TRANSACTION_STATUSES, AnchorTransfers } from '../resources/anchor/sep24.js';
+export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
+export { AnchorCustomers, AnchorCustomerPutParamsSchema, type AnchorCustomerPutParams, type AnchorCustomerId, type AnchorCustomerDeleted } from '../resources/anchor/sep12.js';
+export { parseTomlTopLevel, type StellarToml } from '../resources/anchor/stellar-toml.js';
+export type { TokenStore, StoredToken } from '../core/token-cache.js';

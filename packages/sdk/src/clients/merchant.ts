@@ -1,6 +1,6 @@
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
-import { TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
 import { ApiKeys } from '../resources/merchant/api-keys.js';
 import { Auth, type AccessToken } from '../resources/merchant/auth.js';
 import { Kyb } from '../resources/merchant/kyb.js';
@@ -89,16 +89,4 @@ function expiry(login: AccessToken, now: () => number): StoredToken {
   if (login.expires_in !== undefined) return { token: login.access_token, expiresAt: now() + login.expires_in * 1000 };
   const exp = jwtExpiry(login.access_token);
   return { token: login.access_token, expiresAt: exp ?? now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
-}
-
-/** The `exp` claim of a JWT, ms; undefined when the token is not a readable JWT. */
-export function jwtExpiry(token: string): number | undefined {
-  try {
-    const payload = token.split('.')[1];
-    if (!payload) return undefined;
-    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
-    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -82,3 +82,15 @@ export class TokenCache {
     await this.#store.delete(this.#options.key);
   }
 }
+
+/** The `exp` claim of a JWT, ms since the epoch; undefined when the token is not a readable JWT. */
+export function jwtExpiry(token: string): number | undefined {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return undefined;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { RequestOptions } from '../../core/http.js';
+import { poll, type WaitOptions } from '../../core/poll.js';
+import { Resource } from '../../core/resource.js';
+import { openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { InteractiveTransactionSchema, type InteractiveTransaction } from '../widget/interactive.js';
+
+const amount = z.union([z.number().positive(), z.string().regex(/^\d+(\.\d{1,7})?$/, 'must be a decimal amount')]).transform(String);
+
+/** A SEP-24 interactive request with the five merchant fields (required on the main network). */
+export const AnchorInteractiveParamsSchema = z.strictObject({
+  /** `USDC`; the default. */
+  asset_code: z.literal('USDC').default('USDC'),
+  /** Stellar account receiving (deposit) or sending (withdraw) the USDC; defaults to the authenticated one. */
+  account: z.string().regex(/^[GM][A-Z2-7]{55,68}$/, 'must be a Stellar account (G… or M…)').optional(),
+  /** GHS for a deposit, USDC for a withdrawal. */
+  amount: amount.optional(),
+  merchant_id: text(100).optional(),
+  /** From `widget.sessions.create()`. */
+  session_id: text(100).optional(),
+  session_token: text(100).optional(),
+  /** The merchant's public key. */
+  api_key: z.string().regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key').optional(),
+  /** The customer's id; must be ACCEPTED. */
+  user_id: text(100).optional(),
+  /** A SEP-38 quote, for a guaranteed rate. */
+  quote_id: text(100).optional(),
+  /** Language of the interactive page, default `en`. */
+  lang: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/).optional(),
+});
+export type AnchorInteractiveParams = z.input<typeof AnchorInteractiveParamsSchema>;
+
+/** Statuses after which a transaction no longer changes. */
+export const FINAL_TRANSACTION_STATUSES = ['completed', 'expired', 'error', 'failed', 'refunded', 'no_market', 'too_small', 'too_large'] as const;
+
+/** A SEP-24 transaction record. */
+export const AnchorTransactionSchema = z.looseObject({
+  id: z.string(),
+  kind: openEnum(['deposit', 'withdrawal']),
+  status: openEnum([
+    'incomplete',
+    'pending_user_transfer_start',
+    'pending_anchor',
+    'pending_stellar',
+    'pending_external',
+    'pending_payout_confirmation',
+    ...FINAL_TRANSACTION_STATUSES,
+  ]),
+  more_info_url: z.string().optional(),
+  /** Decimal strings in the asset of the matching `_asset` field. */
+  amount_in: z.string().nullish(),
+  amount_in_asset: z.string().nullish(),
+  amount_out: z.string().nullish(),
+  amount_out_asset: z.string().nullish(),
+  amount_fee: z.string().nullish(),
+  amount_fee_asset: z.string().nullish(),
+  /** ISO 8601. */
+  started_at: z.string().optional(),
+  updated_at: z.string().nullish(),
+  completed_at: z.string().nullish(),
+  stellar_transaction_id: z.string().nullish(),
+  external_transaction_id: z.string().nullish(),
+  /** Deposit: the account receiving USDC. */
+  to: z.string().nullish(),
+  /** Withdrawal: the account that sent USDC. */
+  from: z.string().nullish(),
+  /** Withdrawal: where to send the USDC, with `withdraw_memo`. */
+  withdraw_anchor_account: z.string().nullish(),
+  withdraw_memo: z.string().nullish(),
+  withdraw_memo_type: z.string().nullish(),
+  /** Why the transaction failed, on `error`. */
+  message: z.string().optional(),
+});
+export type AnchorTransaction = z.infer<typeof AnchorTransactionSchema>;
+
+const TransactionBodySchema = z.looseObject({ transaction: AnchorTransactionSchema });
+
+export interface WatchTransactionOptions extends WaitOptions<AnchorTransaction>, RequestOptions {
+  /** Wait between looks, seconds. Default 5. */
+  interval?: number;
+}
+
+/** Polling interval of watchTransaction, seconds. */
+const TRANSACTION_POLL_SECONDS = 5;
+/** Default longest watch, seconds: an incomplete transaction expires after 30 minutes. */
+const TRANSACTION_WATCH_SECONDS = 60 * 60;
+
+/** SEP-24 at `{anchor_url}`: interactive deposit and withdraw, transaction lookup and watch. */
+export class AnchorTransfers extends Resource {
+  /** Buy USDC: the interactive deposit URL. */
+  async deposit(params: AnchorInteractiveParams, opts?: RequestOptions): Promise<InteractiveTransaction> {
+    return this.#interactive('deposit', params, opts);
+  }
+
+  /** Sell USDC: the interactive withdraw URL. */
+  async withdraw(params: AnchorInteractiveParams, opts?: RequestOptions): Promise<InteractiveTransaction> {
+    return this.#interactive('withdraw', params, opts);
+  }
+
+  /** One transaction, `GET /transaction?id=`. */
+  async get(id: string, opts?: RequestOptions): Promise<AnchorTransaction> {
+    const body = await this.core.get('transaction', {
+      ...opts,
+      unwrap: false,
+      query: { id: parseInput(pathSegment, id, 'transaction id') },
+      schema: TransactionBodySchema,
+    });
+    return body.transaction;
+  }
+
+  /**
+   * Polls the transaction, reporting each status change to `onStatus`, and resolves with it
+   * on a final status (`completed`, `expired`, `error`, `failed`, and SEP-24's `refunded`,
+   * `no_market`, `too_small`, `too_large`). Only `completed` is a success.
+   */
+  async watch(id: string, options: WatchTransactionOptions = {}): Promise<AnchorTransaction> {
+    const { interval = TRANSACTION_POLL_SECONDS, maxDuration, onStatus, ...request } = options;
+    return poll({
+      fetch: (signal) => this.get(id, { ...request, signal }),
+      status: (tx) => tx.status,
+      isFinal: (status) => (FINAL_TRANSACTION_STATUSES as readonly string[]).includes(status),
+      interval: () => interval,
+      defaultMaxDuration: TRANSACTION_WATCH_SECONDS,
+      maxDuration,
+      onStatus,
+      signal: request.signal,
+    });
+  }
+
+  async #interactive(kind: 'deposit' | 'withdraw', params: AnchorInteractiveParams, opts?: RequestOptions) {
+    return this.core.post(`transactions/${kind}/interactive`, {
+      ...opts,
+      unwrap: false,
+      body: parseInput(AnchorInteractiveParamsSchema, params),
+      schema: InteractiveTransactionSchema,
+    });
+  }
+}

@@ -1,0 +1,170 @@
+import { Keypair } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnchorClient } from '../src/anchor/index.js';
+import { NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError } from '../src/index.js';
+import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
+import { MODES, type MockEnv } from './helpers/mock.js';
+
+const PHONE = '+233201234567';
+
+describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) => {
+  let env: MockEnv;
+  let shop: Awaited<ReturnType<typeof newWidget>>;
+  let customerId: string;
+
+  beforeAll(async () => {
+    env = await start({ seed: 41 });
+    shop = await newWidget(env);
+    customerId = (await shop.widget.customers.create(customerInput())).id;
+  });
+  afterAll(() => env.close());
+
+  const newAnchor = (signer = Keypair.random()) => {
+    const { fetch, sent } = recordingFetch();
+    const anchor = new AnchorClient({ anchorUrl: `${env.origin}/anchor`, signer, fetch, now: () => env.backend.clock.now() });
+    return { anchor, sent };
+  };
+  /** The five merchant fields of a SEP-24 request, with a fresh widget session. */
+  const merchantFields = async () => {
+    const { session_id, session_token } = await shop.widget.sessions.create({ user_id: customerId });
+    return { merchant_id: shop.merchant.id, session_id, session_token, api_key: shop.publicKey, user_id: customerId };
+  };
+  const count = (sent: string[], what: string) => sent.filter((s) => s === what).length;
+
+  it('makes one SEP-10 round trip for concurrent calls, and reuses the token', async () => {
+    const { anchor, sent } = newAnchor();
+    const { id } = await anchor.customers.put(customerInput());
+    await Promise.all([anchor.customers.get(id), anchor.customers.get(id), anchor.customers.get(id), anchor.authenticate()]);
+    await anchor.customers.get(id);
+    expect(count(sent, 'GET /.well-known/stellar.toml')).toBe(1);
+    expect(count(sent, 'GET /anchor/auth')).toBe(1);
+    expect(count(sent, 'POST /anchor/auth')).toBe(1);
+    expect(count(sent, 'GET /anchor/customer')).toBe(4);
+  });
+
+  it('authenticates again a minute before the 15-minute token expires', async () => {
+    const { anchor, sent } = newAnchor();
+    await anchor.authenticate();
+    await env.backend.clock.advance(13 * 60 + 59);
+    await anchor.authenticate();
+    expect(count(sent, 'POST /anchor/auth')).toBe(1);
+    await env.backend.clock.advance(2);
+    await anchor.authenticate();
+    expect(count(sent, 'POST /anchor/auth')).toBe(2);
+  });
+
+  it('authenticates with a signer function, as a wallet would', async () => {
+    const wallet = Keypair.random();
+    const seen: string[] = [];
+    const { fetch } = recordingFetch();
+    const anchor = new AnchorClient({
+      anchorUrl: `${env.origin}/anchor`,
+      account: wallet.publicKey(),
+      signer: async (xdr, passphrase) => {
+        seen.push(passphrase);
+        const { TransactionBuilder } = await import('@stellar/stellar-sdk');
+        const tx = TransactionBuilder.fromXDR(xdr, passphrase);
+        tx.sign(wallet);
+        return tx.toXDR();
+      },
+      fetch,
+      now: () => env.backend.clock.now(),
+    });
+    await expect(anchor.customers.put(customerInput())).resolves.toEqual({ id: expect.any(String) });
+    expect(seen).toEqual(['Test SDF Network ; September 2015']);
+  });
+
+  it('creates, reads, completes and deletes a SEP-12 customer, the same record as the widget backend', async () => {
+    const { anchor } = newAnchor(Keypair.random());
+    const input = customerInput('NeedsInfo');
+    const { id } = await anchor.customers.put(input);
+    const needs = await anchor.customers.get(id);
+    expect(needs.status).toBe('NEEDS_INFO');
+    expect(Object.keys(needs.fields ?? {})).toContain('birth_date');
+    await anchor.customers.put({ id, birth_date: '1990-01-01', address: '1 Oxford St', city: 'Accra', address_country_code: 'GHA', mobile_number: PHONE });
+    await expect(anchor.customers.get(id)).resolves.toMatchObject({ id, status: 'ACCEPTED' });
+    await expect(anchor.customers.delete(id)).resolves.toEqual({ message: expect.stringContaining(id) });
+    const error = await anchor.customers.get(id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: undefined, message: '404: customer not found' });
+  });
+
+  it('refuses bad customer fields and bad interactive fields before sending', async () => {
+    const { anchor, sent } = newAnchor();
+    await expect(anchor.customers.put({ first_name: 'A', last_name: 'B', email_address: 'nope' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(anchor.transfers.deposit({ amount: -1 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(anchor.transfers.withdraw({ api_key: 'sika_secret_abcdef' })).rejects.toBeInstanceOf(ValidationError);
+    expect(sent).toEqual([]);
+  });
+
+  it('buys with the merchant fields and watches every status to completed', async () => {
+    const { anchor } = newAnchor();
+    const wallet = Keypair.random().publicKey();
+    const started = await anchor.transfers.deposit({ ...(await merchantFields()), amount: 120, account: wallet });
+    expect(started).toMatchObject({ type: 'interactive_customer_info_needed', url: expect.stringContaining('/interactive?token=') });
+    await expect(anchor.transfers.get(started.id)).resolves.toMatchObject({ id: started.id, kind: 'deposit', status: 'incomplete', to: wallet });
+
+    const seen: string[] = [];
+    const watching = anchor.watchTransaction(started.id, { interval: 0.02, onStatus: (tx) => seen.push(tx.status) });
+    const reach = (status: string) => waitUntil(() => seen.at(-1) === status);
+    await reach('incomplete');
+    await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
+    await reach('pending_user_transfer_start');
+    await env.backend.control.rails.approvePrompt(started.id);
+    await reach('pending_anchor');
+    await env.backend.clock.advance(2);
+    await reach('pending_stellar');
+    await env.backend.clock.advance(5);
+    const final = await watching;
+    expect(final).toMatchObject({ status: 'completed', amount_in: '120.00', stellar_transaction_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed']);
+  });
+
+  it('ends the watch on error, with its message, when the Mobile Money prompt is declined', async () => {
+    const { anchor } = newAnchor();
+    const started = await anchor.transfers.deposit({ ...(await merchantFields()), amount: 40, account: Keypair.random().publicKey() });
+    await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
+    const watching = anchor.watchTransaction(started.id, { interval: 0.02 });
+    await env.backend.control.rails.declinePrompt(started.id);
+    await expect(watching).resolves.toMatchObject({ status: 'error', message: expect.any(String) });
+  });
+
+  it('starts a sell with the withdraw address and memo, and keeps watching across a token renewal', async () => {
+    const { anchor, sent } = newAnchor();
+    const started = await anchor.transfers.withdraw({ ...(await merchantFields()), amount: '5' });
+    await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
+    const tx = await anchor.transfers.get(started.id);
+    expect(tx).toMatchObject({ kind: 'withdrawal', status: 'pending_user_transfer_start', withdraw_anchor_account: expect.stringMatching(/^G/), withdraw_memo: expect.any(String) });
+    const seen: string[] = [];
+    const watching = anchor.watchTransaction(started.id, { interval: 0.02, onStatus: (t) => seen.push(t.status) });
+    await waitUntil(() => seen.length === 1);
+    // Twenty minutes pass: the token in flight expires, and the watch authenticates again.
+    await env.backend.clock.advance(20 * 60);
+    await env.backend.control.rails.sendStellarPayment({ from: Keypair.random().publicKey(), to: tx.withdraw_anchor_account!, amount: '5', asset_code: 'USDC', memo: tx.withdraw_memo! });
+    await waitUntil(() => seen.at(-1) === 'pending_external');
+    await env.backend.clock.advance(2);
+    await env.backend.clock.advance(5);
+    await expect(watching).resolves.toMatchObject({ status: 'completed' });
+    expect(count(sent, 'POST /anchor/auth')).toBe(2);
+  });
+
+  it('refuses a customer who is not ACCEPTED with the anchor’s 403', async () => {
+    const { anchor } = newAnchor();
+    const { id } = await shop.widget.customers.create(customerInput('Processing'));
+    const fields = { ...(await merchantFields()), user_id: id, session_id: undefined, session_token: undefined };
+    const error = await anchor.transfers.deposit(fields).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect((error as Error).message).toMatch(/^403: customer KYC status is PROCESSING/);
+  });
+
+  it('gives up watching after maxDuration', async () => {
+    const { anchor } = newAnchor();
+    const started = await anchor.transfers.deposit(await merchantFields());
+    await expect(anchor.watchTransaction(started.id, { interval: 0.02, maxDuration: 0.1 })).rejects.toBeInstanceOf(WaitTimeoutError);
+  });
+});
+
+async function waitUntil(condition: () => boolean) {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!condition()) throw new Error('condition not met');
+}
