@@ -45,3 +45,8 @@ export { RampClient, type RampClientOptions } from './clients/ramp.js';
 export * from './resources/ramp/kyc.js';
 export * from './resources/ramp/orders.js';
 export type { WaitClock } from './core/poll.js';
+
+export { CheckoutClient, type CheckoutClientOptions } from './clients/checkout.js';
+export * from './resources/checkout/payments.js';
+export * from './resources/checkout/transactions.js';
+export * from './resources/checkout/webhooks.js';

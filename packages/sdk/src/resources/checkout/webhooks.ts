@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { parseInput, pathSegment } from '../../core/schema.js';
+import { openEnum, parseInput, pathSegment } from '../../core/schema.js';
 
 export const CheckoutWebhookCreateParamsSchema = z.strictObject({
   /** Where `payment.succeeded` and `payment.failed` are POSTed (http or https). */
@@ -32,10 +32,12 @@ export const CheckoutWebhookDeliverySchema = z.looseObject({
   id: z.string(),
   endpoint_id: z.string().nullish(),
   url: z.string(),
-  /** `delivered` once the endpoint answered 2xx. */
-  state: z.string(),
-  attempts: z.number(),
+  /** `delivered` once the endpoint answered 2xx, else `failed`. */
+  state: openEnum(['pending', 'delivered', 'failed']),
+  /** Every attempt of this delivery: when (ISO 8601), and the status answered or why none was. */
+  attempts: z.array(z.looseObject({ at: z.string(), status: z.number().optional(), error: z.string().optional() })),
 });
+export type CheckoutWebhookDelivery = z.infer<typeof CheckoutWebhookDeliverySchema>;
 
 export const CheckoutWebhookRetrySchema = z.looseObject({
   /** The event id, the same `X-Svc-Event-ID` as before. */
