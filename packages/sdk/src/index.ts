@@ -50,3 +50,4 @@ export { CheckoutClient, type CheckoutClientOptions } from './clients/checkout.j
 export * from './resources/checkout/payments.js';
 export * from './resources/checkout/transactions.js';
 export * from './resources/checkout/webhooks.js';
+export type { Resource } from './core/resource.js';

@@ -309,3 +309,4 @@ export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
 export { AnchorCustomers, AnchorCustomerPutParamsSchema, type AnchorCustomerPutParams, type AnchorCustomerId, type AnchorCustomerDeleted } from '../resources/anchor/sep12.js';
 export { parseTomlTopLevel, type StellarToml } from '../resources/anchor/stellar-toml.js';
 export type { TokenStore, StoredToken } from '../core/token-cache.js';
+export type { Resource } from '../core/resource.js';
