@@ -121,6 +121,8 @@ export class RampWidget extends LitElement {
   #win?: Window | null;
   #trigger?: HTMLElement | null;
   #open = false;
+  /** Waiting for the merchant backend: a second click must not start a second transaction. */
+  #busy = false;
   #blocked = false;
   #error = '';
   #wallet = '';
@@ -146,7 +148,8 @@ export class RampWidget extends LitElement {
    * is awaited, so browsers allow it.
    */
   async open(): Promise<void> {
-    if (this.#secret || this.#open) return;
+    if (this.#secret || this.#open || this.#busy) return;
+    this.#busy = true;
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup('') : null;
     const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || undefined;
@@ -174,6 +177,8 @@ export class RampWidget extends LitElement {
     } catch (error) {
       win?.close();
       return this.#fail('session_failed', `Session: ${(error as Error).message}`);
+    } finally {
+      this.#busy = false;
     }
     this.#id = session.id;
     this.#tx = undefined;

@@ -343,4 +343,20 @@ describe('<ramp-widget> in Chromium', () => {
     expect(await shop.page.getByRole('alert').textContent()).toContain('allowed domains');
     await shop.page.context().close();
   });
+
+  it('starts one transaction for two clicks made before the merchant backend answers', async () => {
+    const shop = await world.open({ flow: 'sell', mode: 'iframe' });
+    await eventually(() => types(shop.events)).toContain('ramp-ready');
+    const before = world.sessionRequests.length;
+    await widget(shop).evaluate((el) => {
+      const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=button]')!;
+      button.click();
+      button.click();
+    });
+    await openedId(shop);
+    await eventually(() => statuses(shop.events)).toEqual(['incomplete']);
+    expect(world.sessionRequests.length - before).toBe(1);
+    expect(types(shop.events).filter((t) => t === 'ramp-open')).toHaveLength(1);
+    await shop.page.context().close();
+  });
 });
