@@ -62,11 +62,15 @@ export interface PageBundle {
   lazy: string[];
 }
 
-/** Bundles the built package for a page: minified ESM, split into chunks. Deterministic. */
+/**
+ * Bundles the built package for a page that does `import '@sikaramp/widget'`: minified ESM,
+ * split into chunks. Deterministic.
+ */
 export async function bundlePage(): Promise<PageBundle> {
   ensureBuilt();
   const result = await build({
-    entryPoints: { 'ramp-widget': DIST_ENTRY },
+    stdin: { contents: `import ${JSON.stringify(DIST_ENTRY)};`, resolveDir: PACKAGE_DIR, sourcefile: 'ramp-widget.js' },
+    entryNames: 'ramp-widget',
     bundle: true,
     minify: true,
     splitting: true,
