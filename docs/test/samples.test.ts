@@ -4,19 +4,20 @@
  * the moment an API it shows changes. One tsc run checks them all; a failure names the
  * Markdown file and line.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Diagnostic, extractSamples, markdownFiles, type Sample, sampleFileName, typecheckSamples } from './samples.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const scratch = fileURLToPath(new URL('../.samples/', import.meta.url));
+// One directory per run, so that two runs at once (two people, or watch mode) never share files.
+const scratch = fileURLToPath(new URL(`../.samples/${process.pid}/`, import.meta.url));
 
 const samples = markdownFiles(root).flatMap((file) => extractSamples(readFileSync(`${root}/${file}`, 'utf8'), file));
 
 // Checked in the same run as the real samples, so that a run that would report nothing,
 // or report it at the wrong place, fails here.
-const brokenMarkdown = ['# A broken sample', '', '```ts', "import { VERSION } from '@sikaramp/sdk';", 'const n: number = VERSION;', '```', ''].join('\n');
+const brokenMarkdown = ['# A broken sample', '', '```ts', '// The next line is wrong.', "export const n: number = 'one';", '```', ''].join('\n');
 const [broken] = extractSamples(brokenMarkdown, 'docs/broken-on-purpose.md') as [Sample];
 const resolves = `
 import * as sdk from '@sikaramp/sdk';
@@ -31,9 +32,11 @@ export { version, modules };
 `;
 
 let diagnostics: Map<string, Diagnostic[]>;
+let elsewhere: Diagnostic[];
 beforeAll(async () => {
-  diagnostics = await typecheckSamples(root, scratch, [...samples, broken], { 'resolves.ts': resolves });
+  ({ diagnostics, elsewhere } = await typecheckSamples(root, scratch, [...samples, broken], { 'resolves.ts': resolves }));
 }, 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const format = (d: Diagnostic) => `${d.where} ${d.message}`;
 
@@ -48,8 +51,9 @@ describe('code samples in the docs', () => {
   });
 
   it('reports a type error at its file, line and column in the Markdown', () => {
-    expect(diagnostics.get(sampleFileName(broken))!.map(format)).toEqual([
-      "docs/broken-on-purpose.md:5:7 TS2322: Type 'string' is not assignable to type 'number'.",
+    const hint = `tsc also reported, in the workspace sources:\n${elsewhere.map(format).join('\n')}`;
+    expect(diagnostics.get(sampleFileName(broken))!.map(format), hint).toEqual([
+      "docs/broken-on-purpose.md:5:14 TS2322: Type 'string' is not assignable to type 'number'.",
     ]);
   });
 

@@ -26,6 +26,16 @@ export interface Diagnostic {
   message: string;
 }
 
+export interface SampleCheck {
+  /** Each file's diagnostics, keyed by its name in the scratch directory (sampleFileName). */
+  diagnostics: Map<string, Diagnostic[]>;
+  /**
+   * Diagnostics in the workspace sources the samples import: their packages' typecheck
+   * reports them, but a syntax error there hides every sample's type errors.
+   */
+  elsewhere: Diagnostic[];
+}
+
 /** The workspace's import specifiers and the source files they compile from. */
 export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk': 'packages/sdk/src/index.ts',
@@ -87,15 +97,15 @@ export const sampleFileName = (s: Sample) => `${s.file.replace(/[^\w.-]+/g, '_')
 
 /**
  * Writes the samples to `dir` with a tsconfig that maps the workspace specifiers to their
- * sources, runs `tsc` once, and answers each sample's diagnostics (keyed by file name),
- * located in the Markdown. `extra` are more files to compile alongside, by name.
+ * sources, runs `tsc` (once, unless a sample has a syntax error), and answers each sample's
+ * diagnostics located in the Markdown. `extra` are more files to compile alongside, by name.
  */
 export async function typecheckSamples(
   root: string,
   dir: string,
   samples: Sample[],
   extra: Record<string, string> = {},
-): Promise<Map<string, Diagnostic[]>> {
+): Promise<SampleCheck> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const toRoot = relative(dir, root).split(sep).join('/');
@@ -122,17 +132,29 @@ export async function typecheckSamples(
     writeFileSync(join(dir, name), code);
   }
 
-  const output = await runTsc(root, join(dir, 'tsconfig.json'));
-  const result = new Map<string, Diagnostic[]>([...byName.keys()].map((name) => [name, []]));
-  for (const d of parseTscOutput(output)) {
-    const name = relative(dir, join(root, d.path));
-    // Errors inside the workspace sources are their packages' typecheck's to report.
-    if (!result.has(name)) continue;
-    const sample = byName.get(name);
-    const where = sample ? `${sample.file}:${sample.line + d.line - 1}:${d.column}` : `${name}:${d.line}:${d.column}`;
-    result.get(name)!.push({ where, message: d.message });
+  const diagnostics = new Map<string, Diagnostic[]>([...byName.keys()].map((name) => [name, []]));
+  const elsewhere: Diagnostic[] = [];
+  for (;;) {
+    let syntaxErrors = false;
+    for (const d of parseTscOutput(await runTsc(root, join(dir, 'tsconfig.json')))) {
+      const name = relative(dir, join(root, d.path));
+      const sample = byName.get(name);
+      const located = { where: sample ? `${sample.file}:${sample.line + d.line - 1}:${d.column}` : `${d.path}:${d.line}:${d.column}`, message: d.message };
+      const found = diagnostics.get(name);
+      if (!found) {
+        elsewhere.push(located);
+        continue;
+      }
+      found.push(located);
+      if (/^TS1\d{3}:/.test(d.message)) syntaxErrors = true;
+    }
+    // tsc reports no type errors at all while any file has a syntax error (TS1xxx): check
+    // the others again without the files that had one, so that nothing stays hidden.
+    if (!syntaxErrors) break;
+    for (const [name, found] of diagnostics) if (found.length > 0) rmSync(join(dir, name), { force: true });
+    elsewhere.length = 0;
   }
-  return result;
+  return { diagnostics, elsewhere };
 }
 
 /**
