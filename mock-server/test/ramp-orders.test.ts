@@ -1,5 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/merchants.js';
 import { call, MODES, startInProcess, type MockEnv } from './helpers/env.js';
 import { expectEnvelope, expectError } from './helpers/merchant.js';
 import {
@@ -12,6 +13,7 @@ import {
   rampMerchant,
   statusOf,
   verifyPhone,
+  type RampMerchant,
 } from './ramp-setup.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
@@ -174,6 +176,33 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
     }
     expectError(await call(env, 'POST', '/api/v1/ramp/orders', { headers: { ...m.auth, 'x-idempotency-key': newKey() }, rawBody: '[1]' }), 400, 'VALIDATION_ERROR');
     expect(ordersOf(m.merchant.id)).toEqual([]);
+  });
+
+  it('refuses an order in a direction the key has no permission for with 403 FORBIDDEN, creating nothing', async () => {
+    const m = await rampMerchant(env);
+    const phone = newPhone();
+    await verifyPhone(env, m, phone);
+    const keyWith = async (permissions: string[]): Promise<RampMerchant> => {
+      const { key } = await createApiKey(env.backend.context, m.merchant, { key_type: 'secret', permissions });
+      return { ...m, key, auth: { authorization: `Bearer ${key}` } };
+    };
+    const buyOnly = await keyWith(['onramp']);
+    const sellOnly = await keyWith(['offramp']);
+    const prompts = async () => (await call(env, 'GET', '/_mock/mobile-money')).body.data.filter((p: any) => p.phone === phone).length;
+    const key = newKey();
+    for (const [who, type] of [[sellOnly, 'onramp'], [buyOnly, 'offramp']] as const) {
+      const res = await createOrder(env, who, orderBody({ phone, type }), key);
+      expectError(res, 403, 'FORBIDDEN');
+      expect(res.body.error.message).toBe(`this key lacks the ${type} permission`);
+      expect(res.body.error.message).not.toContain(who.key);
+    }
+    expect(ordersOf(m.merchant.id)).toEqual([]);
+    expect(await prompts()).toBe(0);
+    // The refusals spent neither the idempotency key nor anything else: each key can still do what it may.
+    expect((await createOrder(env, buyOnly, orderBody({ phone, type: 'onramp' }), key)).status).toBe(201);
+    expect((await createOrder(env, sellOnly, orderBody({ phone, type: 'offramp' }))).status).toBe(201);
+    expect(ordersOf(m.merchant.id).map((o) => o.type).sort()).toEqual(['offramp', 'onramp']);
+    expect(await prompts()).toBe(1);
   });
 
   it("answers 404 NOT_FOUND for an unknown reference and for another merchant's order", async () => {

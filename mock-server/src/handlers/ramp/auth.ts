@@ -1,22 +1,21 @@
 import type { MockContext } from '../../context.js';
-import { rateLimit, requireKey } from '../../http/auth.js';
+import { rateLimit, requireKey, type KeyAuth } from '../../http/auth.js';
 import { HttpError } from '../../http/errors.js';
-import type { MerchantRecord } from '../../store.js';
 
 /** Requests a merchant may make to the ramp API per second of clock time (001 section 8). */
 export const RAMP_RATE_LIMIT_PER_SECOND = 100;
 
 /**
- * The merchant behind `Authorization: Bearer <secret key>`: 401 UNAUTHORIZED for a missing,
- * unknown or revoked key, 403 FORBIDDEN for a public key, 429 RATE_LIMITED (with
+ * The key and merchant behind `Authorization: Bearer <secret key>`: 401 UNAUTHORIZED for a
+ * missing, unknown or revoked key, 403 FORBIDDEN for a public key, 429 RATE_LIMITED (with
  * `Retry-After`) above 100 requests in one second, 403 RAMP_NOT_ENABLED until the operator
  * has activated the merchant for ramp services.
  */
-export async function requireRampMerchant(ctx: MockContext, request: Request): Promise<MerchantRecord> {
-  const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'bearer' });
-  rateLimit(ctx, `ramp:${merchant.id}`, RAMP_RATE_LIMIT_PER_SECOND, 1_000);
-  if (!merchant.ramp_enabled) {
+export async function requireRampKey(ctx: MockContext, request: Request): Promise<KeyAuth> {
+  const auth = await requireKey(ctx, request, { type: 'secret', from: 'bearer' });
+  rateLimit(ctx, `ramp:${auth.merchant.id}`, RAMP_RATE_LIMIT_PER_SECOND, 1_000);
+  if (!auth.merchant.ramp_enabled) {
     throw new HttpError(403, 'RAMP_NOT_ENABLED', 'this merchant is not activated for ramp services');
   }
-  return merchant;
+  return auth;
 }

@@ -9,7 +9,7 @@ import { parseProvider, PROVIDERS, type ProviderId } from '../../mobile-money.js
 import { checkOtp, sendOtp } from '../../otp.js';
 import type { MerchantRecord } from '../../store.js';
 import type { RampKycRecord } from '../../state/ramp.js';
-import { requireRampMerchant } from './auth.js';
+import { requireRampKey } from './auth.js';
 
 const name = z.string().trim().min(1).max(100);
 
@@ -63,7 +63,7 @@ export function kycHandlers(ctx: MockContext, base: string) {
     http.post(
       `${base}/api/v1/ramp/kyc/initiate`,
       route(ctx, 'envelope', async ({ request }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant } = await requireRampKey(ctx, request);
         const input = await readBody(request, InitiateBody);
         const kyc: RampKycRecord = {
           id: `kyc_${ctx.random.uuid()}`,
@@ -84,7 +84,7 @@ export function kycHandlers(ctx: MockContext, base: string) {
     http.post(
       `${base}/api/v1/ramp/kyc/verify`,
       route(ctx, 'envelope', async ({ request }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant } = await requireRampKey(ctx, request);
         const input = await readBody(request, VerifyBody);
         const kyc = ctx.store.ramp.kyc.get(input.kyc_id);
         if (!kyc || kyc.merchant_id !== merchant.id) throw notFound('KYC record');

@@ -5,13 +5,14 @@ import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { readBody } from '../../http/body.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { requirePermission } from '../../http/auth.js';
 import { ok, route } from '../../http/respond.js';
 import { PROVIDERS } from '../../mobile-money.js';
 import { quoteBuy, quoteSellForFiat } from '../../pricing.js';
 import type { RampOrderRecord } from '../../state/ramp.js';
 import type { MerchantRecord } from '../../store.js';
 import { checkLimits } from '../../volume.js';
-import { requireRampMerchant } from './auth.js';
+import { requireRampKey } from './auth.js';
 import { isPhoneVerified, LocalPhoneSchema, ProviderSchema } from './kyc.js';
 import { cancelOrder, confirmOrder, startOrder } from './lifecycle.js';
 import { depositMemo, rampOrderReference } from './references.js';
@@ -85,7 +86,8 @@ function findRampOrder(ctx: MockContext, merchant: MerchantRecord, reference: st
 /**
  * Ramp orders (001 section 4, design.md section 4):
  * - `POST /api/v1/ramp/orders` with `X-Idempotency-Key` (missing: 400 MISSING_HEADER; used
- *   before by this merchant: 409 DUPLICATE_ORDER): 201 `{ id, reference, type, status:
+ *   before by this merchant: 409 DUPLICATE_ORDER) and a key with the `onramp` or `offramp`
+ *   permission for the order's type (else 403 FORBIDDEN): 201 `{ id, reference, type, status:
  *   "quote_locked", fiat_amount, crypto_amount, rate, fees, expires_at, deposit? }`;
  *   422 PHONE_NOT_VERIFIED for a phone without KYC, 422 AMOUNT_OUT_OF_RANGE outside the limits;
  * - `GET /api/v1/ramp/orders/{reference}`: 200 the order;
@@ -97,13 +99,14 @@ export function orderHandlers(ctx: MockContext, base: string) {
     http.post(
       orders,
       route(ctx, 'envelope', async ({ request }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant, key: apiKey } = await requireRampKey(ctx, request);
         const key = request.headers.get('x-idempotency-key')?.trim();
         if (!key) throw new HttpError(400, 'MISSING_HEADER', 'the X-Idempotency-Key header is required');
         if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
           throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
         }
         const input = await readBody(request, CreateBody);
+        requirePermission(apiKey, input.type);
         // From here on nothing awaits, so two requests with one key cannot both pass this check.
         const used = ctx.store.ramp.idempotencyKeys.get(`${merchant.id} ${key}`);
         if (used) {
@@ -154,14 +157,14 @@ export function orderHandlers(ctx: MockContext, base: string) {
     http.get(
       `${orders}/:reference`,
       route(ctx, 'envelope', async ({ request, params }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant } = await requireRampKey(ctx, request);
         return ok(ctx, rampOrderView(findRampOrder(ctx, merchant, String(params.reference))));
       }),
     ),
     http.post(
       `${orders}/:reference/confirm`,
       route(ctx, 'envelope', async ({ request, params }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant } = await requireRampKey(ctx, request);
         const order = findRampOrder(ctx, merchant, String(params.reference));
         const { source_wallet } = await readBody(request, ConfirmBody);
         confirmOrder(ctx, order, source_wallet);
@@ -171,7 +174,7 @@ export function orderHandlers(ctx: MockContext, base: string) {
     http.post(
       `${orders}/:reference/cancel`,
       route(ctx, 'envelope', async ({ request, params }) => {
-        const merchant = await requireRampMerchant(ctx, request);
+        const { merchant } = await requireRampKey(ctx, request);
         const order = findRampOrder(ctx, merchant, String(params.reference));
         cancelOrder(ctx, order);
         return ok(ctx, rampOrderView(order));
