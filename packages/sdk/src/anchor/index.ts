@@ -11,7 +11,7 @@
  * ```
  */
 import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type ClientOptions, type RequestOptions } from '../core/http.js';
 import { parseInput } from '../core/schema.js';

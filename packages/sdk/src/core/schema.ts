@@ -3,7 +3,7 @@
  * and nothing is sent), answers leniently (`z.looseObject`, open enums: a field or a status
  * value the service adds later never breaks a merchant).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponseValidationError, ValidationError, type ValidationIssue } from './errors.js';
 
 /** Validates an input before it is sent; throws ValidationError naming every problem. */

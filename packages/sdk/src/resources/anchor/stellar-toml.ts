@@ -2,7 +2,7 @@
  * SEP-1: the anchor's `/.well-known/stellar.toml`, where it publishes its SEP-10 signing key,
  * web auth endpoint and network. Only the top-level `KEY = "value"` lines are read.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponseValidationError } from '../../core/errors.js';
 import type { HttpCore, RequestOptions } from '../../core/http.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
 import { openEnum, parseInput, text } from '../../core/schema.js';
