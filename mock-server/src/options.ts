@@ -37,7 +37,15 @@ export interface MockBackendOptions {
    * Let the simulated world move by itself: a Mobile Money prompt approves itself and the
    * chain confirms after a few seconds of clock time. Default off (tests drive it with control calls).
    */
-  autoAdvance?: boolean | { mobileMoneySeconds?: number; chainSeconds?: number; payoutSeconds?: number };
+  autoAdvance?:
+    | boolean
+    | {
+        mobileMoneySeconds?: number;
+        chainSeconds?: number;
+        payoutSeconds?: number;
+        /** Whether the customer's wallet sends a sell's USDC by itself, after `chainSeconds`. Default true; false leaves it to `POST /_mock/stellar/payments`. */
+        walletPays?: boolean;
+      };
   /** In-process only: the caller's IP address that IP allowlists see. Default `127.0.0.1`. */
   clientIp?: string;
   /** Log each request and webhook delivery to the console. Default false. */
@@ -63,7 +71,7 @@ export interface ResolvedOptions {
   rateLifetimeSeconds: number;
   limits: MerchantLimits;
   exchangeRate: number;
-  autoAdvance: { mobileMoneySeconds: number; chainSeconds: number; payoutSeconds: number } | false;
+  autoAdvance: { mobileMoneySeconds: number; chainSeconds: number; payoutSeconds: number; walletPays: boolean } | false;
   clientIp: string;
   log: boolean;
 }
@@ -104,7 +112,7 @@ export function resolveOptions(options: MockBackendOptions = {}): ResolvedOption
     limits: { maxPerTransaction: 5_000, daily: 20_000, monthly: 100_000, ...options.limits },
     exchangeRate: options.exchangeRate ?? 15.5,
     autoAdvance: auto
-      ? { mobileMoneySeconds: 5, chainSeconds: 5, payoutSeconds: 5, ...(auto === true ? {} : auto) }
+      ? { mobileMoneySeconds: 5, chainSeconds: 5, payoutSeconds: 5, walletPays: true, ...(auto === true ? {} : auto) }
       : false,
     clientIp: options.clientIp ?? '127.0.0.1',
     log: options.log ?? false,

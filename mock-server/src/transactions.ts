@@ -397,7 +397,7 @@ export async function completeInteractive(
     }
   });
   const auto = ctx.options.autoAdvance;
-  if (auto) {
+  if (auto && auto.walletPays) {
     // Auto-advance plays the customer too: their wallet sends the USDC with the memo.
     ctx.clock.schedule(now + auto.chainSeconds * 1000, async () => {
       const t = ctx.store.anchor.transactions.get(tx.id);
