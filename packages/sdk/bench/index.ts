@@ -2,6 +2,7 @@
  * `pnpm bench`: webhook verification, the cost of an SDK call over a bare fetch, and bundle
  * sizes, in one run. Runs against the built package (dist), as merchants use it.
  */
+import { benchClients, benchClientSizes } from './clients.ts';
 import { benchHttp } from './http.ts';
 import { benchSize } from './size.ts';
 import { benchWebhooks } from './webhooks.ts';
@@ -27,3 +28,10 @@ console.log(`\n${http.summary.join('\n')}\n`);
 const size = await benchSize();
 console.log('## Bundle size (esbuild, minified, gzip -9)\n');
 table(['import', 'minified', 'gzipped', 'packages pulled in'], size.rows);
+
+const clients = await benchClients();
+console.log('\n## Ramp and checkout clients vs bare fetch, same local server (one at a time, keep-alive, median of 5 rounds of 1 s)\n');
+table(['client', 'calls/s', 'mean latency'], clients.rows);
+console.log(`\n${clients.summary.join('\n')}\n`);
+console.log('## Importing one client (esbuild, minified, gzip -9)\n');
+table(['import from @sikaramp/sdk', 'minified', 'gzipped', 'packages pulled in'], (await benchClientSizes()).rows);
