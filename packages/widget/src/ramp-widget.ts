@@ -70,6 +70,7 @@ async function json(url: string, init?: RequestInit) {
  * @cssproperty --ramp-border-radius - Corner radius; default: the widget config's `border_radius`.
  */
 export class RampWidget extends LitElement {
+  /** The component's shadow styles (see ramp-widget.styles.ts); override with CSS custom properties and ::part(). */
   static override styles = styles;
 
   static override properties = {
