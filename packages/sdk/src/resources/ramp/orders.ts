@@ -108,7 +108,10 @@ export const RampOrderSchema = z.looseObject({
   crypto_amount: z.number().optional(),
   /** GHS per USDC of the locked quote. */
   rate: z.number().optional(),
-  fees: z.looseObject({}).optional(),
+  /** The fees of the locked quote, GHS; `fee_bps` in basis points. */
+  fees: z
+    .looseObject({ platform_fee: z.number().optional(), network_fee: z.number().optional(), total: z.number().optional(), fee_bps: z.number().optional() })
+    .optional(),
   /** Off-ramp: where the user sends `crypto_amount` USDC, with this memo. */
   deposit: z.looseObject({ stellar_address: z.string(), memo: z.string().nullish() }).nullish(),
   /** Completed orders: the Stellar transaction that sent the USDC (on-ramp) or brought it (off-ramp). */
