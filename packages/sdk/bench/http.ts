@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { WidgetClient } from '../dist/index.js';
-import { compare, fmt, ratio } from './measure.ts';
+import { compare, fmt, ratio, type Result } from './measure.ts';
 
 const server = `
 import { createServer } from 'node:http';
@@ -33,10 +33,13 @@ export async function benchHttp() {
       ],
       { ms: 1_000 },
     );
-    const [fetchOps, sdkOps] = results.map((r) => r.opsPerSecond) as [number, number];
+    const [bareResult, sdkResult] = results as [Result, Result];
     return {
-      rows: results.map((r) => [r.name, fmt(r.opsPerSecond), `${(1000 / r.opsPerSecond).toFixed(3)} ms`]),
-      summary: [`sdk call / bare fetch: ${ratio(sdkOps, fetchOps)} the calls per second (${((1000 / sdkOps - 1000 / fetchOps) * 1000).toFixed(0)} µs added per call)`],
+      rows: results.map((r) => [r.name, fmt(r.opsPerSecond), `${(1000 / r.opsPerSecond).toFixed(3)} ms`, `${r.cpuMicros.toFixed(0)} µs`]),
+      summary: [
+        `sdk call / bare fetch: ${ratio(sdkResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ` +
+          `${(sdkResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call (${ratio(sdkResult.cpuMicros, bareResult.cpuMicros)} the CPU time)`,
+      ],
     };
   } finally {
     child.kill();

@@ -17,12 +17,12 @@ console.log(`@sikaramp/sdk bench, node ${process.version}, ${new Date().toISOStr
 
 const webhooks = await benchWebhooks();
 console.log('## Webhook verification (median of 5 rounds of 0.7 s; one at a time, then 32 in flight)\n');
-table(['verifier', 'ops/s', 'vs baseline', 'ops/s, 32 in flight', 'vs baseline'], webhooks.rows);
+table(['verifier', 'ops/s', 'CPU per op', 'vs baseline (CPU)', 'ops/s, 32 in flight', 'vs baseline'], webhooks.rows);
 console.log(`\n${webhooks.summary.join('\n')}\n`);
 
 const http = await benchHttp();
 console.log('## SDK call vs bare fetch, same local server (one at a time, keep-alive, median of 5 rounds of 1 s)\n');
-table(['client', 'calls/s', 'mean latency'], http.rows);
+table(['client', 'calls/s', 'mean latency', 'CPU per call'], http.rows);
 console.log(`\n${http.summary.join('\n')}\n`);
 
 const size = await benchSize();

@@ -1,4 +1,9 @@
-/** A small timing loop: ops per second of a function, best of several rounds, alternating contenders. */
+/**
+ * A small timing loop: ops per second of a function, and the CPU time this process spent per
+ * operation (all its threads, so Web Crypto's work counts too). Contenders alternate round by
+ * round and the median is kept. On a shared machine the CPU time is the steadier figure: other
+ * processes slow the wall clock down, not the work an operation costs.
+ */
 
 export interface Contender {
   name: string;
@@ -9,6 +14,8 @@ export interface Result {
   name: string;
   /** Operations per second (median of the rounds). */
   opsPerSecond: number;
+  /** CPU time of this process per operation, µs (median of the rounds). */
+  cpuMicros: number;
 }
 
 export interface CompareOptions {
@@ -19,8 +26,14 @@ export interface CompareOptions {
   concurrency?: number;
 }
 
-async function timeFor(run: () => unknown, ms: number, concurrency: number): Promise<number> {
+interface Sample {
+  opsPerSecond: number;
+  cpuMicros: number;
+}
+
+async function timeFor(run: () => unknown, ms: number, concurrency: number): Promise<Sample> {
   let ops = 0;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   let elapsed = 0;
   while (elapsed < ms) {
@@ -36,19 +49,22 @@ async function timeFor(run: () => unknown, ms: number, concurrency: number): Pro
     }
     elapsed = performance.now() - start;
   }
-  return (ops / elapsed) * 1000;
+  const used = process.cpuUsage(cpu);
+  return { opsPerSecond: (ops / elapsed) * 1000, cpuMicros: (used.user + used.system) / ops };
 }
 
-/** Runs each contender for `ms` per round, `rounds` times in turn (so that machine noise hits all alike), and keeps the median. */
+const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Runs each contender for `ms` per round, `rounds` times in turn (so that machine noise hits all alike), and keeps the medians. */
 export async function compare(contenders: Contender[], { ms = 1_000, rounds = 5, concurrency = 1 }: CompareOptions = {}): Promise<Result[]> {
   for (const c of contenders) await timeFor(c.run, Math.min(300, ms), concurrency);
-  const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const c of contenders) samples.get(c.name)!.push(await timeFor(c.run, ms, concurrency));
   }
   return contenders.map((c) => {
-    const sorted = samples.get(c.name)!.sort((a, b) => a - b);
-    return { name: c.name, opsPerSecond: sorted[Math.floor(sorted.length / 2)]! };
+    const all = samples.get(c.name)!;
+    return { name: c.name, opsPerSecond: median(all.map((x) => x.opsPerSecond)), cpuMicros: median(all.map((x) => x.cpuMicros)) };
   });
 }
 

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
 import { signCheckoutWebhook, signWebhook, verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/index.js';
-import { compare, fmt, ratio } from './measure.ts';
+import { compare, fmt, ratio, type Result } from './measure.ts';
 
 const payload = {
   event: 'order.completed',
@@ -53,24 +53,28 @@ export async function benchWebhooks() {
     { name: 'stripe constructEventAsync (Web Crypto)', run: () => stripe.webhooks.constructEventAsync(body, stripeHeader, secret, undefined, subtle) },
     { name: 'svix Webhook.verify', run: () => svix.verify(body, svixHeaders) },
   ];
-  const sequential = (await compare(contenders, { ms: 700 })).map((r) => r.opsPerSecond);
+  const sequential = await compare(contenders, { ms: 700 });
   // A server verifies deliveries as they arrive, several at a time: Web Crypto's work runs off the main thread.
-  const concurrent = (await compare(contenders, { ms: 700, concurrency: 32 })).map((r) => r.opsPerSecond);
-  const [baseline, sdk, sdkCheckout, stripeSync, stripeAsync, svixOps] = sequential as number[];
-  const [cBaseline, cSdk, , cStripeSync, , cSvix] = concurrent as number[];
+  const concurrent = await compare(contenders, { ms: 700, concurrency: 32 });
+  const [baseline, sdk, sdkCheckout, stripeSync, stripeAsync, svixOps] = sequential;
+  const [cBaseline, cSdk, , cStripeSync, , cSvix] = concurrent;
+  /** How many times `a`'s throughput is `b`'s, by wall clock and by CPU time per operation. */
+  const vs = (a: Result, b: Result) => `${ratio(a.opsPerSecond, b.opsPerSecond)} ops/s, ${ratio(b.cpuMicros, a.cpuMicros)} by CPU time`;
   return {
     rows: contenders.map((c, i) => [
       c.name,
-      fmt(sequential[i]!),
-      ratio(sequential[i]!, baseline!),
-      fmt(concurrent[i]!),
-      ratio(concurrent[i]!, cBaseline!),
+      fmt(sequential[i]!.opsPerSecond),
+      `${sequential[i]!.cpuMicros.toFixed(1)} µs`,
+      ratio(baseline!.cpuMicros, sequential[i]!.cpuMicros),
+      fmt(concurrent[i]!.opsPerSecond),
+      ratio(concurrent[i]!.opsPerSecond, cBaseline!.opsPerSecond),
     ]),
     summary: [
-      `sdk verifyWebhook / baseline: ${ratio(sdk!, baseline!)} sequential, ${ratio(cSdk!, cBaseline!)} with 32 in flight`,
-      `sdk verifyCheckoutWebhook / baseline: ${ratio(sdkCheckout!, baseline!)} sequential`,
-      `sdk verifyWebhook / stripe constructEvent: ${ratio(sdk!, stripeSync!)} sequential, ${ratio(cSdk!, cStripeSync!)} with 32 in flight; / stripe constructEventAsync: ${ratio(sdk!, stripeAsync!)} sequential`,
-      `sdk verifyWebhook / svix verify: ${ratio(sdk!, svixOps!)} sequential, ${ratio(cSdk!, cSvix!)} with 32 in flight`,
+      `sdk verifyWebhook / baseline: ${vs(sdk!, baseline!)} (one at a time); ${vs(cSdk!, cBaseline!)} (32 in flight)`,
+      `sdk verifyCheckoutWebhook / baseline: ${vs(sdkCheckout!, baseline!)} (one at a time)`,
+      `sdk verifyWebhook / stripe constructEvent: ${vs(sdk!, stripeSync!)} (one at a time); ${vs(cSdk!, cStripeSync!)} (32 in flight)`,
+      `sdk verifyWebhook / stripe constructEventAsync (Web Crypto too): ${vs(sdk!, stripeAsync!)} (one at a time)`,
+      `sdk verifyWebhook / svix verify: ${vs(sdk!, svixOps!)} (one at a time); ${vs(cSdk!, cSvix!)} (32 in flight)`,
     ],
   };
 }
