@@ -1,0 +1,127 @@
+/**
+ * The shop's own records in SQLite (`node:sqlite`, built into Node): orders, what was shipped,
+ * and every webhook event already handled. Fulfilment claims the event id and ships in ONE
+ * transaction, so a redelivered event, two deliveries at once, or a restart between them can
+ * never ship twice.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+export interface Order {
+  id: number;
+  /** Smallest currency unit (pesewas for GHS). */
+  amount: number;
+  currency: string;
+  description: string;
+  /** `pending` until the signed webhook says paid, then `paid`. */
+  status: 'pending' | 'paid';
+  /** The checkout session, once created. */
+  session_id: string | null;
+  reference: string | null;
+  checkout_url: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+/** What handling a fulfilment event came to. */
+export type FulfilResult =
+  | { outcome: 'fulfilled'; order: Order }
+  /** This event id was handled before: nothing happens again. */
+  | { outcome: 'duplicate' }
+  /** Recorded, nothing to ship: the order was already paid (another event), or is unknown. */
+  | { outcome: 'ignored'; reason: string };
+
+export interface ShopDb {
+  createOrder(input: { amount: number; currency: string; description: string }): Order;
+  getOrder(id: number): Order | undefined;
+  attachCheckout(id: number, session: { session_id?: string; reference?: string; checkout_url: string }): void;
+  /**
+   * Marks the order paid and ships it, once: keyed on the webhook event id, in one transaction
+   * with the shipment. `check` runs inside the transaction and may refuse (amount mismatch).
+   */
+  fulfil(eventId: string, orderId: number, check: (order: Order) => string | undefined): FulfilResult;
+  /**
+   * Records a webhook event id; false when it was recorded before (a redelivery). For events
+   * that are only logged, not fulfilled.
+   */
+  recordEvent(eventId: string): boolean;
+  /** Shipments of an order: one per fulfilment; more than one would be a double delivery. */
+  shipments(orderId: number): number;
+  close(): void;
+}
+
+export function openShopDb(path: string, now: () => Date = () => new Date()): ShopDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE IF NOT EXISTS orders (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      amount INTEGER NOT NULL,
+      currency TEXT NOT NULL,
+      description TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'pending',
+      session_id TEXT,
+      reference TEXT,
+      checkout_url TEXT,
+      created_at TEXT NOT NULL,
+      paid_at TEXT
+    );
+    CREATE TABLE IF NOT EXISTS webhook_events (
+      event_id TEXT PRIMARY KEY,
+      received_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS shipments (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      order_id INTEGER NOT NULL REFERENCES orders(id),
+      event_id TEXT NOT NULL,
+      shipped_at TEXT NOT NULL
+    );
+  `);
+  const insertOrder = db.prepare('INSERT INTO orders (amount, currency, description, created_at) VALUES (?, ?, ?, ?) RETURNING *');
+  const selectOrder = db.prepare('SELECT * FROM orders WHERE id = ?');
+  const updateCheckout = db.prepare('UPDATE orders SET session_id = ?, reference = ?, checkout_url = ? WHERE id = ?');
+  const claimEvent = db.prepare('INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING');
+  const markPaid = db.prepare("UPDATE orders SET status = 'paid', paid_at = ? WHERE id = ? AND status = 'pending'");
+  const ship = db.prepare('INSERT INTO shipments (order_id, event_id, shipped_at) VALUES (?, ?, ?)');
+  const countShipments = db.prepare('SELECT COUNT(*) AS n FROM shipments WHERE order_id = ?');
+
+  const getOrder = (id: number) => selectOrder.get(id) as Order | undefined;
+  const at = () => now().toISOString();
+
+  return {
+    createOrder: ({ amount, currency, description }) => insertOrder.get(amount, currency, description, at()) as unknown as Order,
+    getOrder,
+    attachCheckout(id, session) {
+      updateCheckout.run(session.session_id ?? null, session.reference ?? null, session.checkout_url, id);
+    },
+    fulfil(eventId, orderId, check) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        // The event id first: a redelivery stops here, before anything else is read or written.
+        if (claimEvent.run(eventId, at()).changes === 0) {
+          db.exec('ROLLBACK');
+          return { outcome: 'duplicate' };
+        }
+        const order = getOrder(orderId);
+        const refusal = order ? check(order) : `no order ${orderId}`;
+        let result: FulfilResult;
+        if (refusal) result = { outcome: 'ignored', reason: refusal };
+        else if (markPaid.run(at(), orderId).changes === 0) result = { outcome: 'ignored', reason: `order ${orderId} was already paid` };
+        else {
+          ship.run(orderId, eventId, at());
+          result = { outcome: 'fulfilled', order: getOrder(orderId)! };
+        }
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    recordEvent: (eventId) => claimEvent.run(eventId, at()).changes === 1,
+    shipments: (orderId) => (countShipments.get(orderId) as { n: number }).n,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Checkout: create the order and its payment, send the customer to the hosted checkout page,
+ * and, when they come back, ask the service before saying anything. The redirect proves
+ * nothing (anyone can type that URL); the order is fulfilled only by the signed webhook
+ * (routes/webhooks.ts).
+ */
+import express, { Router } from 'express';
+import { CheckoutClient } from '@sikaramp/sdk';
+import type { Config } from '../config.ts';
+import type { Order, ShopDb } from '../db.ts';
+import { escapeHtml, layout } from '../html.ts';
+
+/** What the demo sells: a T-shirt, GHS 25.00 (in pesewas). */
+export const PRODUCT = { description: 'Kofi Shop T-shirt', amount: 2500, currency: 'GHS' } as const;
+
+export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): Router {
+  const router = Router();
+  const checkout = new CheckoutClient({ baseUrl: config.checkoutBaseUrl, apiKey: config.checkoutApiKey });
+
+  router.post('/checkout', express.urlencoded({ extended: false }), async (_req, res) => {
+    const order = db.createOrder(PRODUCT);
+    const created = await checkout.payments.create(
+      {
+        amount: order.amount,
+        currency: order.currency,
+        recipient: { name: `${config.customer.firstName} ${config.customer.lastName}`, email: 'ama@example.com' },
+        redirect_url: `${config.publicUrl}/checkout/return?order=${order.id}`,
+        meta: { order_id: String(order.id) },
+      },
+      // Your order id as the key: a retry, a double click or a second process makes no second payment.
+      { idempotencyKey: `order-${order.id}` },
+    );
+    if (created.outcome === 'in_progress') {
+      return void res.status(202).send(layout('Checkout', '<p>Your payment is being prepared. <a href="">Try again</a> in a moment.</p>'));
+    }
+    db.attachCheckout(order.id, created.data);
+    res.redirect(303, created.data.checkout_url);
+  });
+
+  router.get('/checkout/return', async (req, res) => {
+    const order = db.getOrder(Number(req.query.order));
+    if (!order) return void res.status(404).send(layout('Checkout', '<p>No such order.</p>'));
+    const sessionRef = checkout.payments.fromRedirect(req.originalUrl);
+    // Only this order's own session counts, whatever the URL says.
+    if (sessionRef !== order.session_id && sessionRef !== order.reference) {
+      return void res.status(400).send(layout('Checkout', '<p>This payment is not for this order.</p>'));
+    }
+    const result = await checkout.payments.verify(sessionRef);
+    res.send(layout(`Order ${order.id}`, returnPage(order, result)));
+  });
+
+  router.get('/api/orders/:id', (req, res) => {
+    const order = db.getOrder(Number(req.params.id));
+    if (!order) return void res.status(404).json({ error: 'no such order' });
+    res.json({ ...order, shipments: db.shipments(order.id) });
+  });
+
+  return router;
+}
+
+type Verification = Awaited<ReturnType<CheckoutClient['payments']['verify']>>;
+
+function returnPage(order: Order, result: Verification): string {
+  const total = `${(order.amount / 100).toFixed(2)} ${order.currency}`;
+  const paid = result.outcome === 'paid' && result.session.final_amount === order.amount && result.session.currency === order.currency;
+  const verdict = paid
+    ? `<p id="verdict" class="ok">Paid: ${escapeHtml(total)}, confirmed by Sikaramp.</p>`
+    : result.outcome === 'unknown'
+      ? `<p id="verdict">We could not confirm your payment yet (${escapeHtml(result.reason)}). Nothing was charged twice; refresh in a moment.</p>`
+      : `<p id="verdict" class="bad">Not paid (${escapeHtml(result.status ?? 'unknown')}). <a href="/">Back to the shop</a></p>`;
+  // The verdict above comes from the server's lookup; shipping waits for the signed webhook.
+  return `<h1>Order ${order.id}: ${escapeHtml(order.description)}</h1>
+${verdict}
+<p>Fulfilment: <strong id="fulfilment">${order.status === 'paid' ? 'shipped' : 'waiting for the signed webhook…'}</strong></p>
+<p><a href="/">Back to the shop</a></p>
+<script type="module">
+  for (let i = 0; i < 60 && ${paid}; i++) {
+    const order = await (await fetch('/api/orders/${order.id}')).json();
+    if (order.status === 'paid') {
+      document.getElementById('fulfilment').textContent = 'shipped (from the signed webhook, ' + order.shipments + ' shipment)';
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+</script>`;
+}
