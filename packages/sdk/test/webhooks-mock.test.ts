@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RampClient } from '../src/clients/ramp.js';
 import type { WidgetClient } from '../src/clients/widget.js';
 import {
   createDeduplicator,
@@ -19,7 +20,7 @@ import {
   type WebhookEvent,
 } from '../src/webhooks/index.js';
 import { customerInput, newWidget, type Merchant } from './helpers/clients.js';
-import { enqueueDelivery, MODES, type MockEnv } from './helpers/mock.js';
+import { MODES, type MockEnv } from './helpers/mock.js';
 
 const PHONE = '+233201234567';
 
@@ -92,6 +93,7 @@ describe.each(MODES)('webhooks from the mock server verify with the SDK, %s', (_
   let env: MockEnv;
   let receiver: Receiver;
   let merchant: Merchant;
+  let shop: Awaited<ReturnType<typeof newWidget>>;
   let widget: WidgetClient;
   let customerId: string;
   let secret: string;
@@ -100,7 +102,8 @@ describe.each(MODES)('webhooks from the mock server verify with the SDK, %s', (_
   beforeAll(async () => {
     env = await start({ seed: 11 });
     receiver = await startReceiver(env);
-    ({ merchant, widget } = await newWidget(env));
+    shop = await newWidget(env);
+    ({ merchant, widget } = shop);
     customerId = (await widget.customers.create(customerInput())).id;
     secret = (await merchant.client.webhook.set({ url: `${receiver.url}/hooks/orders` })).secret!;
   });
@@ -187,23 +190,24 @@ describe.each(MODES)('webhooks from the mock server verify with the SDK, %s', (_
     receiver.skewSeconds = 0;
   });
 
-  it('verifies a ramp payment webhook', async () => {
-    const payload = {
-      event: 'payment.completed',
-      data: {
-        reference: 'PAY-20260101-1',
-        status: 'success',
-        amount: 15_000,
-        currency: 'GHS',
-        provider_ref: 'MTN-1',
-        channel: 'mobile_money',
-        meta: { ramp_order_id: '2f1d8c4e-4e8e-4a55-a0b1-7d1a0f5b9e21', ramp_type: 'onramp' },
-      },
-    };
-    // The ramp client comes with the SDK's part 2; the mock's own queue sends this one.
-    await enqueueDelivery(env.backend.context, { kind: 'ramp_payment', event: payload.event, merchantId: merchant.id, url: `${receiver.url}/hooks/orders`, payload });
+  it('verifies the payment.completed webhook of a ramp on-ramp order', async () => {
+    env.backend.control.merchants.enableRamp(merchant.id);
+    const ramp = new RampClient({ baseUrl: env.origin, secretKey: shop.secretKey });
+    const phone = '0241234567';
+    const { kyc_id } = await ramp.kyc.initiate({ first_name: 'Kwame', last_name: 'Mensah', phone, provider_name: 'MTN' });
+    await ramp.kyc.verify({ kyc_id, otp_code: env.backend.control.rails.otp(phone).code });
+    const order = await ramp.orders.create({
+      type: 'onramp',
+      fiat_amount: 150,
+      destination_wallet: wallet,
+      user: { first_name: 'Kwame', last_name: 'Mensah', phone, network: 'MTN' },
+    });
+    await env.backend.control.rails.approvePrompt(order.reference);
     await settle();
-    expect(receiver.outcomes.at(-1)).toEqual(payload);
+    expect(receiver.outcomes.at(-1)).toMatchObject({
+      event: 'payment.completed',
+      data: { amount: 15_000, currency: 'GHS', channel: 'mobile_money', meta: { ramp_order_id: order.id, ramp_type: 'onramp' } },
+    });
   });
 
   it('verifies checkout webhooks and fulfils a replayed event once', async () => {

@@ -4,14 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import {
-  createMockBackend,
-  startMockServer,
-  type DeliveryRecord,
-  type MockBackend,
-  type MockBackendOptions,
-  type MockContext,
-} from '@sikaramp/mock-server';
+import { createMockBackend, startMockServer, type MockBackend, type MockBackendOptions } from '@sikaramp/mock-server';
 
 export interface MockEnv {
   mode: 'in-process' | 'standalone';
@@ -65,16 +58,3 @@ export const MODES = [
   ['standalone (127.0.0.1)', startStandalone],
 ] as const;
 
-/**
- * The mock's internal delivery queue, for webhooks that no public endpoint emits yet. Loaded
- * by URL so that the SDK's type check reads the mock's published types, not its sources.
- */
-export async function enqueueDelivery(
-  ctx: MockContext,
-  input: { kind: DeliveryRecord['kind']; event: string; merchantId: string; url: string; payload: unknown },
-): Promise<DeliveryRecord> {
-  const deliver = (await import(new URL('../../../../mock-server/src/webhooks/deliver.ts', import.meta.url).href)) as {
-    enqueueDelivery(ctx: MockContext, input: unknown): DeliveryRecord;
-  };
-  return deliver.enqueueDelivery(ctx, input);
-}
