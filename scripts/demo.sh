@@ -3,5 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh
-pnpm build
+echo "demo: building the packages…"
+# Quiet unless it fails: the demo's own lines are what a newcomer should read.
+if ! build_log="$(pnpm build 2>&1)"; then
+  echo "$build_log" >&2
+  exit 1
+fi
 exec pnpm --silent demo "$@"

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer, type MockServerOptions } from '@sikaramp/mock-server';
 import { loadConfig } from './config.ts';
@@ -77,7 +78,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   log('Sikaramp demo, test mode: the bundled mock server plays Sikaramp, Mobile Money and Stellar. No real money moves.');
   log(`  mock       Sikaramp mock server on port ${new URL(mock.url).port}${auto ? `; Mobile Money prompts approve themselves after ${auto.mobileMoneySeconds} s` : ''}`);
   for (const step of steps) log(`  ${step}`);
-  log(`  database   ${config.databasePath} (orders and handled webhook events)`);
+  log(`  database   ${relative(process.cwd(), config.databasePath)} (orders and handled webhook events, SQLite)`);
   log(`\n  Open ${publicUrl}\n`);
   log('Buy and sell USDC, pay at checkout, run a server-side ramp order. Verified webhooks appear below. Ctrl-C stops.\n');
   return {

@@ -100,7 +100,7 @@ export async function seedMock({ mockUrl, publicUrl, port, databasePath }: SeedO
     },
     steps: [
       `merchant   Kofi Shop registered, KYB approved, ramp enabled; public and secret keys issued`,
-      `webhooks   order and payment webhooks -> ${publicUrl}/webhooks/sikaramp; checkout -> ${publicUrl}/webhooks/checkout`,
+      `webhooks   order and payment webhooks to /webhooks/sikaramp, checkout webhooks to /webhooks/checkout`,
       `customer   ${CUSTOMER.firstName} ${CUSTOMER.lastName}, KYC ${customer.status}, phone ${CUSTOMER.phone} verified for ramp orders`,
     ],
   };
