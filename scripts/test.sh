@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh
 bash scripts/chromium.sh
 pnpm build
+pnpm lint:packages
 pnpm docs:api
 pnpm test
