@@ -46,7 +46,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const config = loadConfig({ ...env, PORT: String(port) });
     const shop = await startShop(config, { log });
     log(`Kofi Shop against ${config.baseUrl} (keys and URLs from the environment; see examples/merchant-express/src/config.ts)`);
-    log(`\n  Open ${config.publicUrl}\n`);
+    log('');
+    log(`  Open ${config.publicUrl}`);
+    log('');
     return { url: config.publicUrl, shop, close: shop.close };
   }
 
@@ -79,8 +81,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   log(`  mock       Sikaramp mock server on port ${new URL(mock.url).port}${auto ? `; Mobile Money prompts approve themselves after ${auto.mobileMoneySeconds} s` : ''}`);
   for (const step of steps) log(`  ${step}`);
   log(`  database   ${relative(process.cwd(), config.databasePath)} (orders and handled webhook events, SQLite)`);
-  log(`\n  Open ${publicUrl}\n`);
-  log('Buy and sell USDC, pay at checkout, run a server-side ramp order. Verified webhooks appear below. Ctrl-C stops.\n');
+  log('');
+  log(`  Open ${publicUrl}`);
+  log('');
+  log('Buy and sell USDC, pay at checkout, run a server-side ramp order. Verified webhooks appear below. Ctrl-C stops.');
   return {
     url: publicUrl,
     shop,
