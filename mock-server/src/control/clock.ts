@@ -22,7 +22,7 @@ export function clockControl(ctx: MockContext) {
     http.post(
       `${base}/clock/advance`,
       route(ctx, 'envelope', async ({ request }) => {
-        const { seconds } = await readBody(request, z.object({ seconds: z.number().nonnegative().finite() }));
+        const { seconds } = await readBody(request, z.object({ seconds: z.number().nonnegative().max(100 * 365 * 24 * 3600, 'must be at most 100 years') }));
         return HttpResponse.json({ now: await api.advance(seconds) });
       }),
     ),
