@@ -104,7 +104,7 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
     await advance(env, 1);
     const late = await use();
     expect(late.status).toBe(403);
-    expect(late.body).toEqual({ error: 'invalid or expired SEP-10 token' });
+    expect(late.body).toEqual({ type: 'authentication_required', error: 'invalid or expired SEP-10 token' });
   });
 
   it('refuses a challenge without the client signature with 400 and the SEP error body', async () => {
@@ -191,7 +191,7 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
   it('refuses anchor endpoints without a SEP-10 token, or with a dashboard-style forgery', async () => {
     const none = await call(env, 'GET', '/anchor/transaction?id=x');
     expect(none.status).toBe(403);
-    expect(none.body).toEqual({ error: 'missing Authorization: Bearer <SEP-10 token>' });
+    expect(none.body).toEqual({ type: 'authentication_required', error: 'missing Authorization: Bearer <SEP-10 token>' });
     const forged = await call(env, 'GET', '/anchor/transaction?id=x', { headers: { authorization: 'Bearer a.b.c' } });
     expect(forged.status).toBe(403);
   });

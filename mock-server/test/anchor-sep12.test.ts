@@ -118,9 +118,9 @@ describe.each(MODES)('SEP-12 customers at the anchor, %s', (_name, start) => {
     expect(env.backend.store.sessions.has(session.body.data.session_id)).toBe(false);
   });
 
-  it('needs a SEP-10 token (403 {error})', async () => {
+  it('needs a SEP-10 token (403 authentication_required)', async () => {
     const res = await call(env, 'PUT', '/anchor/customer', { body: { first_name: 'A', last_name: 'B', email_address: 'a@b.co' } });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'missing Authorization: Bearer <SEP-10 token>' });
+    expect(res.body).toEqual({ type: 'authentication_required', error: 'missing Authorization: Bearer <SEP-10 token>' });
   });
 });

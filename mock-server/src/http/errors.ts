@@ -3,6 +3,8 @@ export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'MISSING_HEADER'
   | 'UNAUTHORIZED'
+  /** Anchor only: a missing or invalid SEP-10 token (SEP-24's `authentication_required`). */
+  | 'AUTHENTICATION_REQUIRED'
   | 'FORBIDDEN'
   | 'KYC_NOT_APPROVED'
   | 'RAMP_NOT_ENABLED'

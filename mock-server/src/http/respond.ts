@@ -14,14 +14,18 @@ export function ok(ctx: MockContext, data: unknown, status = 200, headers: Recor
 /**
  * How a surface renders a thrown HttpError:
  * - `envelope`: widget backend, dashboard and ramp API, `{ error: {code, message}, meta }`;
- * - `sep`: anchor endpoints, `{ error: "text" }`;
+ * - `sep`: anchor endpoints, `{ error: "text" }` (plus SEP-24's `type: "authentication_required"` on a token failure);
  * - `checkout`: checkout and gateway routes, `{ error: "text", message: "text" }`.
  */
 export type ErrorStyle = 'envelope' | 'sep' | 'checkout';
 
 export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpError) {
   const init = { status: err.status, headers: err.headers };
-  if (style === 'sep') return HttpResponse.json({ error: err.message }, init);
+  if (style === 'sep') {
+    // SEP-24 clients recognise a missing or expired token by `type`, and re-authenticate.
+    const type = err.code === 'AUTHENTICATION_REQUIRED' ? { type: 'authentication_required' } : {};
+    return HttpResponse.json({ ...type, error: err.message }, init);
+  }
   if (style === 'checkout') return HttpResponse.json({ error: err.message, message: err.message }, init);
   return HttpResponse.json(
     {

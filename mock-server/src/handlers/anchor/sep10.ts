@@ -157,9 +157,9 @@ export async function readSep10Token(ctx: MockContext, token: string): Promise<S
 /** The client behind `Authorization: Bearer <SEP-10 token>`; 403 with the SEP error body otherwise. */
 export async function requireSep10(ctx: MockContext, request: Request): Promise<Sep10Client> {
   const token = bearer(request);
-  if (!token) throw new HttpError(403, 'UNAUTHORIZED', 'missing Authorization: Bearer <SEP-10 token>');
+  if (!token) throw new HttpError(403, 'AUTHENTICATION_REQUIRED', 'missing Authorization: Bearer <SEP-10 token>');
   const client = await readSep10Token(ctx, token);
-  if (!client) throw new HttpError(403, 'UNAUTHORIZED', 'invalid or expired SEP-10 token');
+  if (!client) throw new HttpError(403, 'AUTHENTICATION_REQUIRED', 'invalid or expired SEP-10 token');
   return client;
 }
 
