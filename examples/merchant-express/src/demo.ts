@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer, type MockServerOptions } from '@sikaramp/mock-server';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { seedMock } from './seed.ts';
 import { startShop, type Shop } from './server.ts';
 
@@ -29,6 +29,7 @@ export interface DemoOptions {
 export interface Demo {
   /** The one address to open. */
   url: string;
+  config: Config;
   shop: Shop;
   /** Absent against a real sandbox. */
   mock?: MockServer;
@@ -49,7 +50,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     log('');
     log(`  Open ${config.publicUrl}`);
     log('');
-    return { url: config.publicUrl, shop, close: shop.close };
+    return { url: config.publicUrl, config, shop, close: shop.close };
   }
 
   const mock = await startMockServer({
@@ -87,6 +88,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   log('Buy and sell USDC, pay at checkout, run a server-side ramp order. Verified webhooks appear below. Ctrl-C stops.');
   return {
     url: publicUrl,
+    config,
     shop,
     mock,
     close: async () => {
