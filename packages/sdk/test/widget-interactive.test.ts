@@ -29,6 +29,15 @@ describe.each(MODES)('widget.interactive, %s', (_name, start) => {
     expect(env.backend.control.anchor.transaction(tx.id).transaction).toMatchObject({ kind: 'withdrawal', status: 'incomplete' });
   });
 
+  it('opens the interactive page in the language asked for, and refuses what is not a language code', async () => {
+    const tx = await shop.widget.interactive.withdraw({ user_id: customerId, lang: 'fr' });
+    const page = await (await fetch(tx.url)).text();
+    expect(page).toContain('<html lang="fr">');
+    const error = await shop.widget.interactive.deposit({ user_id: customerId, lang: 'French' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path.join('.'))).toEqual(['lang']);
+  });
+
   it('refuses a customer who is not ACCEPTED with KYC_NOT_APPROVED', async () => {
     const { id } = await shop.widget.customers.create(customerInput('Processing'));
     const error = await shop.widget.interactive.deposit({ user_id: id }).catch((e: unknown) => e);

@@ -13,6 +13,8 @@ const common = {
   user_id: text(100),
   /** The merchant's public key; the client's `publicKey` when left out. */
   api_key: publicKey,
+  /** Language of the interactive page, a language code such as `en` or `fr-GH`; `en` when left out. */
+  lang: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'must be a language code such as en or fr-GH').optional(),
 };
 
 export const DepositParamsSchema = z.strictObject({
