@@ -21,6 +21,7 @@ export const ENVIRONMENT = {
   SIKARAMP_RAMP_PHONE: 'the customer phone, local format (0241234567), verified by ramp phone KYC, for the server-side order',
   SIKARAMP_RAMP_NETWORK: 'its Mobile Money provider: MTN, Telecel or AirtelTigo (default MTN)',
   SIKARAMP_WALLET: "the customer's Stellar address that receives bought USDC (default a demo address)",
+  MOCK_PORT: "demo only: the mock server's port (default 4010)",
 } as const;
 
 export type EnvironmentName = keyof typeof ENVIRONMENT;

@@ -100,6 +100,7 @@ export async function seedMock({ mockUrl, publicUrl, port, databasePath }: SeedO
     },
     steps: [
       `merchant   Kofi Shop registered, KYB approved, ramp enabled; public and secret keys issued`,
+      `checkout   checkout API key issued for a new organization`,
       `webhooks   order and payment webhooks to /webhooks/sikaramp, checkout webhooks to /webhooks/checkout`,
       `customer   ${CUSTOMER.firstName} ${CUSTOMER.lastName}, KYC ${customer.status}, phone ${CUSTOMER.phone} verified for ramp orders`,
     ],
