@@ -52,7 +52,7 @@ export interface RampSessionRequest {
   asset: string;
   /** Buy: the Stellar address to receive the USDC, when the page or Freighter gave one. */
   destination?: string;
-  /** Language of the flow (BCP 47), from the element's or the page's `lang`. */
+  /** Language of the flow (BCP 47), from the element's or the page's `lang`: pass it on as `lang` when you start the transaction. */
   lang?: string;
 }
 

@@ -153,13 +153,13 @@ export class RampWidget extends LitElement {
     this.#busy = true;
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup('') : null;
-    const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || undefined;
     const request: RampSessionRequest = {
       flow: this.flow,
       amount: this.amount,
       asset: this.asset,
       destination: this.destination || undefined,
-      lang,
+      // Your backend passes it on when it starts the transaction, so the page opens in it.
+      lang: (this.closest('[lang]') as HTMLElement | null)?.lang || undefined,
     };
     let session: RampSession;
     try {
@@ -172,7 +172,6 @@ export class RampWidget extends LitElement {
       const url = new URL(session.url);
       // The interactive page sends its postMessages to this origin, if the key allows it.
       url.searchParams.set('origin', location.origin);
-      if (lang) url.searchParams.set('lang', lang);
       this.#url = url.href;
       this.#origin = url.origin;
     } catch (error) {

@@ -59,14 +59,14 @@ describe('<ramp-widget> in Chromium', () => {
 
   it('completes a buy in the modal iframe, reporting each status until completion', async () => {
     const destination = stellarAccountId();
-    const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '150', destination }, { lang: 'en' });
+    const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '150', destination }, { lang: 'fr' });
     await eventually(() => types(shop.events)).toContain('ramp-ready');
     const trigger = widget(shop).locator('[part=button]');
     await trigger.click();
     const id = await openedId(shop);
 
     // The merchant backend was asked with what the page passed; the key stayed on the server.
-    expect(world.sessionRequests.at(-1)).toEqual({ flow: 'buy', amount: 150, asset: 'USDC', destination, lang: 'en' });
+    expect(world.sessionRequests.at(-1)).toEqual({ flow: 'buy', amount: 150, asset: 'USDC', destination, lang: 'fr' });
     const dialog = shop.page.getByRole('dialog', { name: 'Buy USDC' });
     await eventually(() => dialog.isVisible()).toBe(true);
     expect(await dialog.getAttribute('aria-modal')).toBe('true');
@@ -76,7 +76,9 @@ describe('<ramp-widget> in Chromium', () => {
     const src = new URL((await frame.getAttribute('src'))!);
     expect(src.origin).toBe(new URL(world.mock.url).origin);
     expect(src.searchParams.get('origin')).toBe(world.shop);
-    expect(src.searchParams.get('lang')).toBe('en');
+    // The page's language went through the merchant backend into the transaction, not onto the URL.
+    expect(src.searchParams.has('lang')).toBe(false);
+    expect(await frame.contentFrame().locator('html').getAttribute('lang')).toBe('fr');
     await eventually(() => statuses(shop.events)).toEqual(['incomplete']);
 
     // The customer finishes the form and approves the Mobile Money prompt; the chain confirms.

@@ -129,11 +129,12 @@ export async function startWorld(): Promise<World> {
       const widgetBackend = new WidgetClient({ baseUrl: mock.url, secretKey: keys.secretKey, publicKey: keys.publicKey });
       const { url: interactiveUrl, id } =
         body.flow === 'sell'
-          ? await widgetBackend.interactive.withdraw({ user_id: keys.customerId, onchain_amount: body.amount })
+          ? await widgetBackend.interactive.withdraw({ user_id: keys.customerId, onchain_amount: body.amount, lang: body.lang })
           : await widgetBackend.interactive.deposit({
               user_id: keys.customerId,
               fiat_amount: body.amount,
               destination_address: body.destination,
+              lang: body.lang,
             });
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: interactiveUrl, id }));
     }
