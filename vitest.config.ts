@@ -16,6 +16,7 @@ export default defineConfig({
       { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 30_000 } },
       { resolve: { alias }, test: { name: 'docs', root: './docs', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'packaging', root: '.', include: ['test/packaging/**/*.test.ts'], testTimeout: 60_000 } },
     ].filter((project) => existsSync(new URL(`${project.test.root}/${project.test.name === 'examples' ? '' : 'test'}`, import.meta.url))),
     passWithNoTests: false,
   },

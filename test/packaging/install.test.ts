@@ -1,0 +1,178 @@
+/**
+ * The published packages as a merchant gets them: packed, installed from the tarballs into a
+ * project outside the workspace, every subpath export loaded as ESM and, where offered, as
+ * CommonJS, and one real call made through each.
+ */
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, type PackageName } from './helpers/consumer.js';
+
+/** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
+const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
+  '@sikaramp/sdk': { esm: ['.', './webhooks', './anchor', './package.json'], cjs: ['.', './webhooks', './anchor', './package.json'] },
+  '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
+  '@sikaramp/mock-server': { esm: ['.', './package.json'], cjs: [] },
+};
+
+/** Subpaths with a `require` condition, plus package.json, which `require` always reads, when there are any. */
+function cjsSubpaths(manifest: Manifest): string[] {
+  const hasRequire = (value: unknown): boolean =>
+    !!value && typeof value === 'object' && Object.entries(value).some(([key, inner]) => key === 'require' || hasRequire(inner));
+  const offered = Object.keys(manifest.exports).filter((subpath) => hasRequire(manifest.exports[subpath]));
+  return offered.length > 0 ? [...offered, './package.json'] : [];
+}
+
+let consumer: Consumer;
+/** The consumer's folder as Node reports module locations (the temp folder may sit behind a symlink). */
+let installed: string;
+
+beforeAll(async () => {
+  consumer = await createConsumer({ direct: [{ name: '@stellar/stellar-sdk', from: '@sikaramp/sdk' }] });
+  installed = realpathSync(consumer.dir);
+}, 60_000);
+afterAll(() => consumer?.remove());
+
+describe.each(Object.keys(PACKAGES) as PackageName[])('%s tarball', (name) => {
+  it('holds the build and package.json, no sources or tests', () => {
+    const { files, manifest } = consumer.tarball(name);
+    expect(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file))).toEqual([]);
+    expect(manifest.name).toBe(name);
+    expect(JSON.stringify(manifest)).not.toContain('workspace:');
+  });
+
+  it('is loaded here through every subpath it exports, as CommonJS too where it offers it', () => {
+    const { manifest } = consumer.tarball(name);
+    expect(LOADED[name].esm.toSorted()).toEqual(Object.keys(manifest.exports).toSorted());
+    expect(LOADED[name].cjs.toSorted()).toEqual(cjsSubpaths(manifest).toSorted());
+  });
+});
+
+interface SdkReport {
+  name: string;
+  resolved: Record<string, string>;
+  exports: Record<'.' | './webhooks' | './anchor', string[]>;
+  oneErrorHierarchy: boolean;
+  webhook: { event: string; signature: string; expected: string; tampered?: { name: string; reason: string; isSikarampError: boolean } };
+  checkout: { refused?: { name: string; message: string; isValidationError: boolean }; requests: number };
+  sep10: { account: string; sub: string };
+}
+
+describe.each([
+  ['ESM (import)', 'sdk.mjs', '.js'],
+  ['CommonJS (require)', 'sdk.cjs', '.cjs'],
+])('@sikaramp/sdk installed from its tarball, %s', (_format, fixture, extension) => {
+  let report: SdkReport;
+  beforeAll(async () => {
+    report = await consumer.run<SdkReport>(fixture);
+  }, 30_000);
+
+  it('loads each subpath from the installed build of that format', () => {
+    expect(report.name).toBe('@sikaramp/sdk');
+    const builds = {
+      '@sikaramp/sdk': `/dist/index${extension}`,
+      '@sikaramp/sdk/webhooks': `/dist/webhooks/index${extension}`,
+      '@sikaramp/sdk/anchor': `/dist/anchor/index${extension}`,
+    };
+    expect(Object.keys(report.resolved)).toEqual(Object.keys(builds));
+    for (const [id, build] of Object.entries(builds)) {
+      expect(report.resolved[id]).toContain(installed);
+      expect(report.resolved[id]?.endsWith(build)).toBe(true);
+    }
+    expect(report.exports['.']).toEqual(expect.arrayContaining(['CheckoutClient', 'RampClient', 'WidgetClient', 'MerchantClient', 'ValidationError']));
+    expect(report.exports['./webhooks']).toEqual(expect.arrayContaining(['verifyWebhook', 'verifyCheckoutWebhook', 'signWebhook']));
+    expect(report.exports['./anchor']).toEqual(expect.arrayContaining(['AnchorClient', 'validateChallenge', 'ChallengeError']));
+  });
+
+  it('shares one error hierarchy across its subpaths', () => {
+    expect(report.oneErrorHierarchy).toBe(true);
+  });
+
+  it('verifies a webhook signed with node:crypto, signs the same way, and refuses an altered body', () => {
+    expect(report.webhook.event).toBe('order.completed');
+    expect(report.webhook.signature).toBe(report.webhook.expected);
+    expect(report.webhook.tampered).toMatchObject({ name: 'WebhookVerificationError', reason: 'no_matching_signature', isSikarampError: true });
+  });
+
+  it('refuses an Idempotency-Key over 128 characters with a ValidationError before any request', () => {
+    expect(report.checkout.refused).toMatchObject({ name: 'ValidationError', isValidationError: true });
+    expect(report.checkout.refused?.message).toContain('idempotencyKey');
+    expect(report.checkout.requests).toBe(0);
+  });
+
+  it('signs in at the mock anchor with SEP-10, @stellar/stellar-sdk loaded from the install', () => {
+    expect(report.sep10.sub).toBe(report.sep10.account);
+    expect(report.sep10.account).toMatch(/^G[A-Z2-7]{55}$/);
+  });
+});
+
+describe('@sikaramp/mock-server installed from its tarball', () => {
+  it('builds a backend in-process and answers a request on 127.0.0.1, port 0', async () => {
+    const report = await consumer.run<{
+      name: string;
+      resolved: string;
+      handlers: number;
+      advancedMs: number;
+      toml: { url: string; status: number; text: string };
+    }>('mock-server.mjs');
+    expect(report.name).toBe('@sikaramp/mock-server');
+    expect(report.resolved).toContain(installed);
+    expect(report.resolved.endsWith('/dist/index.js')).toBe(true);
+    expect(report.handlers).toBeGreaterThan(0);
+    expect(report.advancedMs).toBe(60_000);
+    expect(report.toml.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(report.toml.status).toBe(200);
+    expect(report.toml.text).toMatch(/^SIGNING_KEY\s*=\s*"G[A-Z2-7]{55}"$/m);
+  });
+
+  it('runs its sikaramp-mock bin: prints where it listens, serves, and stops on SIGTERM', async () => {
+    const bin = join(consumer.dir, 'node_modules', '.bin', 'sikaramp-mock');
+    const child = spawn(bin, ['--port', '0', '--clock', 'manual'], { cwd: consumer.dir, env: nodeOnPath() });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk;
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        void exited.then((code) => reject(new Error(`sikaramp-mock exited with ${code} before listening:\n${output}`)));
+      });
+      const response = await fetch(`${url}/.well-known/stellar.toml`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('SIGNING_KEY');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output).toContain('sikaramp-mock: stopped');
+  });
+});
+
+describe('@sikaramp/widget installed from its tarball', () => {
+  it('imports in Node without a DOM, defines no element there, and gives its constants and element class', async () => {
+    const report = await consumer.run<{
+      name: string;
+      resolved: string;
+      window: string;
+      defined: boolean;
+      exports: string[];
+      tagName: string;
+      allow: string;
+      apiBase: string;
+      element: string;
+    }>('widget.mjs');
+    expect(report.name).toBe('@sikaramp/widget');
+    expect(report.resolved).toContain(installed);
+    expect(report.window).toBe('undefined');
+    expect(report.defined).toBe(false);
+    expect(report.exports).toEqual(expect.arrayContaining(['RampWidget', 'TAG_NAME', 'DEFAULT_ALLOW', 'DEFAULT_API_BASE']));
+    expect(report.tagName).toBe('ramp-widget');
+    expect(report.allow.split(/;\s*/)).toEqual(expect.arrayContaining(['camera', 'payment']));
+    expect(new URL(report.apiBase).protocol).toBe('https:');
+    expect(report.element).toBe('function');
+  });
+});

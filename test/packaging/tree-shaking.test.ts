@@ -1,0 +1,82 @@
+/**
+ * What a merchant's bundler keeps of @sikaramp/sdk, installed from its tarball: importing one
+ * client must not drag in the Stellar SDK or the anchor code, nor the webhook verifier the HTTP
+ * stack. Checked twice: the bundle's text for markers of each, and esbuild's list of the files
+ * that contributed to it. The anchor bundle shows that the markers do find what they mark.
+ */
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsumer, type Consumer } from './helpers/consumer.js';
+
+/** Strings that only the named code contains, and that minifying keeps. */
+const MARKERS = {
+  stellarSdk: ['TransactionEnvelope', 'envelopeTypeTx'],
+  anchor: ['Refused to sign the SEP-10 challenge', 'WEB_AUTH_ENDPOINT'],
+  checkout: ['Idempotency-Key', 'pass apiKey to CheckoutClient'],
+};
+
+interface Bundle {
+  text: string;
+  /** Files that contributed bytes to the bundle, relative to the project. */
+  inputs: string[];
+  bytes: number;
+}
+
+let consumer: Consumer;
+
+beforeAll(async () => {
+  consumer = await createConsumer({ packages: ['@sikaramp/sdk'] });
+}, 60_000);
+afterAll(() => consumer?.remove());
+
+/** Bundles `source` as a merchant's minified Node ESM entry would be. */
+async function bundle(source: string): Promise<Bundle> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: consumer.dir, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    minify: true,
+    write: false,
+    metafile: true,
+    outfile: 'out.js',
+    logLevel: 'silent',
+  });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return { text: result.outputFiles[0]!.text, inputs: Object.keys(output.inputs), bytes: output.bytes };
+}
+
+const containing = (text: string, markers: string[]) => markers.filter((marker) => text.includes(marker));
+
+describe('a bundle that imports only CheckoutClient from @sikaramp/sdk', () => {
+  let checkout: Bundle;
+  beforeAll(async () => {
+    checkout = await bundle("import { CheckoutClient } from '@sikaramp/sdk';\nexport { CheckoutClient };");
+  });
+
+  it('contains the checkout client', () => {
+    expect(containing(checkout.text, MARKERS.checkout)).toEqual(MARKERS.checkout);
+  });
+
+  it('contains neither @stellar/stellar-sdk nor the anchor code', () => {
+    expect(containing(checkout.text, [...MARKERS.stellarSdk, ...MARKERS.anchor])).toEqual([]);
+    expect(checkout.inputs.filter((input) => /@stellar[+/]|\/dist\/anchor\//.test(input))).toEqual([]);
+  });
+});
+
+describe('a bundle that imports only verifyWebhook from @sikaramp/sdk/webhooks', () => {
+  it('contains no ky, zod or @stellar/stellar-sdk', async () => {
+    const webhooks = await bundle("import { verifyWebhook } from '@sikaramp/sdk/webhooks';\nexport { verifyWebhook };");
+    expect(webhooks.inputs.some((input) => input.includes('/dist/webhooks/'))).toBe(true);
+    expect(webhooks.inputs.filter((input) => /\/node_modules\/(ky|zod|@stellar\/)/.test(input))).toEqual([]);
+    expect(containing(webhooks.text, [...MARKERS.stellarSdk, ...MARKERS.anchor])).toEqual([]);
+  });
+});
+
+describe('a bundle that imports AnchorClient from @sikaramp/sdk/anchor', () => {
+  it('contains every marker of the Stellar SDK and of the anchor code', async () => {
+    const anchor = await bundle("import { AnchorClient } from '@sikaramp/sdk/anchor';\nexport { AnchorClient };");
+    expect(containing(anchor.text, [...MARKERS.stellarSdk, ...MARKERS.anchor])).toEqual([...MARKERS.stellarSdk, ...MARKERS.anchor]);
+    expect(anchor.inputs.some((input) => /@stellar[+/]/.test(input))).toBe(true);
+  });
+});
