@@ -9,7 +9,11 @@ import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 // The SDK from source: the widget does not depend on it, the merchant backend of these tests does.
+import { AnchorClient } from '../../../sdk/src/anchor/index.js';
 import { WidgetClient } from '../../../sdk/src/index.js';
+// The Stellar SDK the SDK itself loads (the widget has none of its own), so that keys and
+// transactions are of one copy.
+import { Keypair } from '../../../sdk/node_modules/@stellar/stellar-sdk/lib/esm/index.js';
 import { bundlePage } from './dist.js';
 import { stellarAccountId } from './stellar.js';
 
@@ -103,6 +107,11 @@ export async function startWorld(): Promise<World> {
 
   const sessionRequests: any[] = [];
   const keys = { publicKey: '', foreignPublicKey: '', secretKey: '', customerId: '' };
+  /** The transactions the shop's backend started, the only ones its status endpoint answers for. */
+  const started = new Set<string>();
+  // The shop's backend reads statuses from the anchor (SEP-24), signed in with its own Stellar
+  // account (SEP-10), on the mock's clock so that challenges and tokens agree with it.
+  const anchor = new AnchorClient({ anchorUrl: mock.backend.urls.anchor, signer: Keypair.random(), now: () => mock.backend.clock.now() });
 
   // The merchant's site: its page, the widget bundle, and its backend.
   const site = createServer((req, res) => {
@@ -136,12 +145,13 @@ export async function startWorld(): Promise<World> {
               destination_address: body.destination,
               lang: body.lang,
             });
+      started.add(id);
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: interactiveUrl, id }));
     }
     if (req.method === 'GET' && url.pathname === '/status') {
-      // A real backend reads the transaction from the anchor (GET /transaction, SEP-10) or keeps
-      // it from the webhooks; this one asks the mock, which knows the same transaction.
-      const { transaction } = await api('GET', `/_mock/transactions/${encodeURIComponent(url.searchParams.get('id') ?? '')}`);
+      const id = url.searchParams.get('id') ?? '';
+      if (!started.has(id)) return void res.writeHead(404).end();
+      const transaction = await anchor.transfers.get(id);
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transaction }));
     }
     res.writeHead(404).end();
