@@ -96,7 +96,13 @@ for (const flow of ['buy', 'sell']) {
       $('sell-memo').textContent = tx.withdraw_memo;
     }
   });
-  el.addEventListener('ramp-open', () => (document.getElementById(flow + '-statuses').textContent = ''));
+  el.addEventListener('ramp-open', () => {
+    $(flow + '-statuses').textContent = '';
+    if (flow === 'sell') {
+      $('sell-deposit').hidden = true;
+      if ($('sell-paid')) $('sell-paid').textContent = '';
+    }
+  });
   el.addEventListener('ramp-error', (e) => item(flow + '-statuses', time() + '  error: ' + e.detail.message).className = 'bad');
 }
 
