@@ -12,7 +12,10 @@
  *     later -> completed on chain confirmation; declined or timed out -> `error`;
  *   - withdrawal: the page shows the anchor's account and memo; the USDC with that memo and
  *     amount arrives -> payout a few seconds later -> completed on confirmation; no USDC within
- *     30 minutes -> `expired`; a failed payout -> `error`.
+ *     30 minutes -> `expired`; a failed payout attempt is retried as the ramp API retries its
+ *     payouts, and after the last one -> `error` with the USDC sent back to its wallet;
+ *     USDC the withdrawal cannot take (another amount, a second transfer, after expiry) is
+ *     sent back at once.
  * Final statuses update the order and send the merchant's order webhook.
  */
 import { hash, Keypair, StrKey } from '@stellar/stellar-sdk';
@@ -21,7 +24,8 @@ import type { MockContext } from './context.js';
 import { sha256Hex } from './crypto.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { receivePayment, sendPayment, type StellarPaymentRecord } from './ledger.js';
-import { transition } from './machines/machine.js';
+import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from './handlers/ramp/lifecycle.js';
+import { canTransition, transition } from './machines/machine.js';
 import {
   depositTransaction,
   withdrawTransaction,
@@ -33,12 +37,12 @@ import {
 import { parseProvider, PROVIDERS, startCollection, startPayout, type CollectionRecord, type PayoutRecord } from './mobile-money.js';
 import { checkOtp, sendOtp } from './otp.js';
 import { quoteBuy, quoteSell, type FeeTerms, type Quote } from './pricing.js';
-import type { TransactionKind, TransactionRecord } from './state/anchor.js';
+import type { TransactionKind, TransactionRecord, TransactionRefund } from './state/anchor.js';
 import type { CustomerRecord, MerchantRecord, OrderRecord } from './store.js';
 import { addVolume, checkLimits, MIN_CRYPTO_USDC, MIN_FIAT_GHS } from './volume.js';
 import { enqueueDelivery } from './webhooks/deliver.js';
 
-export type { TransactionKind, TransactionRecord } from './state/anchor.js';
+export type { TransactionKind, TransactionRecord, TransactionRefund } from './state/anchor.js';
 
 /** An unfinished form expires after this long, seconds (design.md section 4). */
 export const INCOMPLETE_TTL_SECONDS = 30 * 60;
@@ -70,6 +74,12 @@ function next(tx: TransactionRecord, event: TransactionEvent): TransactionStatus
     ? transition(depositTransaction, tx.status as DepositStatus, event)
     : transition(withdrawTransaction, tx.status as WithdrawStatus, event);
 }
+
+/** Whether the transaction's table has a row for `event` in its status. */
+const can = (tx: TransactionRecord, event: TransactionEvent) =>
+  tx.kind === 'deposit'
+    ? canTransition(depositTransaction, tx.status as DepositStatus, event)
+    : canTransition(withdrawTransaction, tx.status as WithdrawStatus, event);
 
 const distributionKeys = new WeakMap<Keypair, Keypair>();
 
@@ -142,6 +152,8 @@ export async function createTransaction(
     source_account: null,
     collection_id: null,
     payout_id: null,
+    payout_attempts: 0,
+    refunds: [],
     stellar_transaction_id: null,
     external_transaction_id: null,
     message: null,
@@ -203,7 +215,7 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
     completed_at: tx.completed_at === null ? null : iso(tx.completed_at),
     stellar_transaction_id: tx.stellar_transaction_id,
     external_transaction_id: tx.external_transaction_id,
-    refunded: false,
+    ...refundsView(tx),
     ...(deposit
       ? { to: tx.destination_address }
       : {
@@ -217,6 +229,34 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
 }
 
 export type TransactionView = ReturnType<typeof transactionView>;
+
+/**
+ * SEP-24's `refunded` and `refunds`, in USDC (a withdrawal's `amount_in_asset`). `refunded`
+ * is true once the transaction ended without a payout and everything it received is back in
+ * the sender's wallet (confirmed); `refunds` lists each payment back as soon as it is sent,
+ * and is absent while there is none. Refunds are in full: no fee.
+ */
+function refundsView(tx: TransactionRecord) {
+  const refunded = (tx.status === 'error' || tx.status === 'expired') && tx.refunds.length > 0 && tx.refunds.every((r) => r.status === 'completed');
+  if (tx.refunds.length === 0) return { refunded };
+  const total = tx.refunds.reduce((sum, r) => sum + toStroops(r.amount), 0);
+  return {
+    refunded,
+    refunds: {
+      amount_refunded: usdcAmount(total),
+      amount_fee: '0.00',
+      payments: tx.refunds.map((r) => ({ id: r.stellar_transaction_id, id_type: 'stellar' as const, amount: usdcAmount(toStroops(r.amount)), fee: '0.00' })),
+    },
+  };
+}
+
+/** Stellar amounts have 7 decimal places: whole units of 10^-7. */
+const toStroops = (amount: string | number) => Math.round(Number(amount) * 1e7);
+
+/** A USDC amount as the transaction shows amounts: 2 places, or as many as it takes (up to 7). */
+function usdcAmount(stroops: number): string {
+  return stroops % 100_000 === 0 ? (stroops / 1e7).toFixed(2) : (stroops / 1e7).toFixed(7).replace(/0+$/, '');
+}
 
 /** The fee breakdown the page shows before confirmation. Amounts in GHS unless named. */
 export interface TransactionQuote {
@@ -416,7 +456,7 @@ export async function completeInteractive(
 
 /**
  * Lets the rails report to transactions: Mobile Money prompts and payouts, inbound USDC
- * (matched by memo and amount to a withdrawal waiting for it) and outbound USDC confirmed.
+ * (a withdrawal's, by memo) and outbound USDC confirmed (a deposit's delivery or a refund).
  * Called once when the handlers are created.
  */
 export function registerTransactionHooks(ctx: MockContext): void {
@@ -439,27 +479,49 @@ export function registerTransactionHooks(ctx: MockContext): void {
   });
   ctx.hooks.sendConfirmed.set('transaction', (p: StellarPaymentRecord) => {
     const tx = p.matched ? get(p.matched.id) : undefined;
-    if (tx) end(ctx, tx, 'payment_confirmed', null);
+    if (!tx) return;
+    const refund = tx.refunds.find((r) => r.stellar_transaction_id === p.hash);
+    if (refund) refund.status = 'completed';
+    else end(ctx, tx, 'payment_confirmed', null);
   });
   ctx.hooks.stellarPayment.set('transaction', (p: StellarPaymentRecord) => {
     if (p.to !== anchorAccount(ctx) || p.asset_code !== 'USDC' || !p.memo) return undefined;
-    const tx = [...ctx.store.anchor.transactions.values()].find(
-      (t) => t.kind === 'withdrawal' && t.status === 'pending_user_transfer_start' && t.withdraw_memo === p.memo,
-    );
-    // A transfer of another amount is not this withdrawal's; it stays unmatched on the ledger.
-    if (!tx?.quote || Math.abs(Number(p.amount) - tx.quote.crypto_amount) > 1e-7) return undefined;
-    tx.stellar_transaction_id = p.hash;
-    tx.source_account = p.from;
-    move(ctx, tx, 'usdc_received');
-    schedulePayout(ctx, tx.id);
+    const withMemo = [...ctx.store.anchor.transactions.values()].filter((t) => t.kind === 'withdrawal' && t.withdraw_memo === p.memo);
+    const tx = withMemo.find((t) => can(t, 'usdc_received')) ?? withMemo.at(-1);
+    if (!tx?.quote) return undefined;
+    if (can(tx, 'usdc_received') && toStroops(p.amount) === toStroops(tx.quote.crypto_amount)) {
+      tx.stellar_transaction_id = p.hash;
+      tx.source_account = p.from;
+      move(ctx, tx, 'usdc_received');
+      schedulePayout(ctx, tx.id);
+      return tx.id;
+    }
+    const reason = can(tx, 'usdc_received')
+      ? `expected exactly ${tx.quote.crypto_amount.toFixed(2)} USDC, received ${p.amount}`
+      : `USDC arrived when the transaction was ${tx.status}`;
+    move(ctx, tx, 'usdc_refused');
+    refund(ctx, tx, p, reason);
     return tx.id;
   });
   ctx.hooks.payout.set('transaction', (p: PayoutRecord) => {
     const tx = get(p.owner.id);
     if (!tx) return;
     tx.external_transaction_id = p.provider_ref;
-    if (p.status === 'succeeded') end(ctx, tx, 'payout_confirmed', null);
-    else end(ctx, tx, 'payout_failed', `The Mobile Money payout failed: ${p.failure_reason ?? 'unknown reason'}.`);
+    if (p.status === 'succeeded') return end(ctx, tx, 'payout_confirmed', null);
+    const reason = p.failure_reason ?? 'unknown reason';
+    if (tx.payout_attempts < MAX_ATTEMPTS) {
+      move(ctx, tx, 'payout_failed');
+      ctx.clock.schedule(ctx.clock.now() + RETRY_DELAY_SECONDS * 1000, () => {
+        const t = get(tx.id);
+        if (t && can(t, 'retry_payout')) startPayoutAttempt(ctx, t, 'retry_payout');
+      });
+      return;
+    }
+    end(ctx, tx, 'payouts_exhausted', `The Mobile Money payout failed after ${MAX_ATTEMPTS} attempts: ${reason}. The USDC was sent back.`);
+    const received = tx.stellar_transaction_id ? ctx.store.stellar.payments.get(tx.stellar_transaction_id) : undefined;
+    // The table moves into `error` once, so the USDC goes back exactly once.
+    if (!received) throw new Error(`transaction ${tx.id} failed its payout with no USDC received to send back`);
+    refund(ctx, tx, received, 'the Mobile Money payout failed');
   });
 }
 
@@ -480,17 +542,36 @@ function scheduleSubmit(ctx: MockContext, id: string) {
 function schedulePayout(ctx: MockContext, id: string) {
   ctx.clock.schedule(ctx.clock.now() + PAYOUT_START_DELAY_SECONDS * 1000, () => {
     const tx = ctx.store.anchor.transactions.get(id);
-    if (tx?.status !== 'pending_external' || !tx.quote || !tx.provider || !tx.phone) return;
-    move(ctx, tx, 'start_payout');
-    const payout = startPayout(ctx, {
-      merchant_id: tx.merchant_id ?? '',
-      owner: { kind: 'transaction', id },
-      provider: tx.provider,
-      phone: tx.phone,
-      amount: tx.quote.fiat_amount,
-    });
-    tx.payout_id = payout.id;
+    if (tx && can(tx, 'start_payout')) startPayoutAttempt(ctx, tx, 'start_payout');
   });
+}
+
+/** Starts a Mobile Money payout of the quoted cedis: the first attempt, or a retry after a failed one. */
+function startPayoutAttempt(ctx: MockContext, tx: TransactionRecord, event: 'start_payout' | 'retry_payout') {
+  if (!tx.quote || !tx.provider || !tx.phone) throw new Error(`transaction ${tx.id} has no payout details`);
+  move(ctx, tx, event);
+  tx.payout_attempts++;
+  const payout = startPayout(ctx, {
+    merchant_id: tx.merchant_id ?? '',
+    owner: { kind: 'transaction', id: tx.id },
+    provider: tx.provider,
+    phone: tx.phone,
+    amount: tx.quote.fiat_amount,
+  });
+  tx.payout_id = payout.id;
+}
+
+/** Sends the USDC of `payment` back to the wallet it came from, in full, and lists it on the transaction. */
+function refund(ctx: MockContext, tx: TransactionRecord, payment: StellarPaymentRecord, reason: string) {
+  const back = sendPayment(ctx, { kind: 'transaction', id: tx.id }, { from: payment.to, to: payment.from, amount: payment.amount, memo: null });
+  const entry: TransactionRefund = {
+    stellar_transaction_id: back.hash,
+    refunded_payment: payment.hash,
+    amount: payment.amount,
+    reason,
+    status: 'pending',
+  };
+  tx.refunds.push(entry);
 }
 
 /** Applies `event` through the table (refused when it has no row) and mirrors it on the order. */

@@ -149,6 +149,32 @@ describe.each(MODES)('order webhooks, %s', (_name, start) => {
     for (const r of receiver.received) expect(r.headers['x-webhook-signature']).toBe(hmac(secret, r.body));
   });
 
+  it('posts order.failed once for a sell whose payouts all failed, and nothing while it retries or refunds', async () => {
+    const { id } = await startWithdraw(env, shop, { onchain_amount: 2 });
+    const tx = await completeForm(env, id);
+    await call(env, 'POST', '/_mock/stellar/payments', {
+      body: { from: wallet, to: tx.withdraw_anchor_account, amount: '2', asset_code: 'USDC', memo: tx.withdraw_memo },
+    });
+    await advance(env, 2);
+    for (const last of [false, false, true]) {
+      expect((await call(env, 'POST', `/_mock/payouts/${id}/fail`)).status).toBe(200);
+      await deliveries();
+      expect(receiver.received).toHaveLength(last ? 1 : 0);
+      if (!last) await advance(env, 30);
+    }
+    // The USDC going back and a late second transfer sent back too add no event.
+    await call(env, 'POST', '/_mock/stellar/payments', {
+      body: { from: wallet, to: tx.withdraw_anchor_account, amount: '2', asset_code: 'USDC', memo: tx.withdraw_memo },
+    });
+    await advance(env, 24 * 3600);
+    await deliveries();
+    expect(receiver.received).toHaveLength(1);
+    const { headers, body } = receiver.received[0]!;
+    const order = [...env.backend.store.orders.values()].find((o) => o.transaction_id === id)!;
+    expect(JSON.parse(body)).toMatchObject({ event: 'order.failed', order_id: order.id, type: 'offramp', crypto_amount: '2.00' });
+    expect(headers['x-webhook-signature']).toBe(hmac(secret, body));
+  });
+
   it('sends nothing for a form nobody finished (no order was placed)', async () => {
     await startDeposit(env, shop);
     await advance(env, 30 * 60);

@@ -235,7 +235,7 @@ describe('interactive transactions, the domain module', () => {
       expect(await refusal(() => sendInteractiveOtp(ctx, tx, PHONE))).toMatchObject({ status: 409 });
     });
 
-    it('USDC sent twice with the memo settles the withdrawal once; the second transfer stays unmatched', async () => {
+    it('USDC sent twice with the memo settles the withdrawal once; the second transfer goes back to its wallet', async () => {
       const tx = await completedForm('withdrawal', 3);
       const send = () =>
         backend.control.rails.sendStellarPayment({
@@ -245,16 +245,32 @@ describe('interactive transactions, the domain module', () => {
           asset_code: 'USDC',
           memo: tx.withdraw_memo,
         });
-      expect((await send()).matched).toEqual({ kind: 'transaction', id: tx.id });
-      expect((await send()).matched).toBeNull();
+      const first = await send();
+      const second = await send();
+      expect(first.matched).toEqual({ kind: 'transaction', id: tx.id });
+      expect(second.matched).toEqual({ kind: 'transaction', id: tx.id });
+      expect(tx.stellar_transaction_id).toBe(first.hash);
+      expect(tx.refunds).toEqual([
+        { stellar_transaction_id: expect.stringMatching(/^[0-9a-f]{64}$/), refunded_payment: second.hash, amount: '3', reason: 'USDC arrived when the transaction was pending_external', status: 'pending' },
+      ]);
       await backend.clock.advance(60);
       expect(tx.status).toBe('completed');
+      expect(tx.refunds[0]!.status).toBe('completed');
+      expect(backend.store.stellar.payments.get(tx.refunds[0]!.stellar_transaction_id)).toMatchObject({
+        direction: 'outbound',
+        from: tx.withdraw_anchor_account,
+        to: wallet,
+        amount: '3',
+        status: 'confirmed',
+      });
+      // Paid out once; the second transfer is a partial refund, so `refunded` stays false.
       expect([...backend.store.mobileMoney.payouts.values()].filter((p) => p.owner.id === tx.id)).toHaveLength(1);
+      expect(transactionView(ctx, tx)).toMatchObject({ refunded: false, refunds: { amount_refunded: '3.00', amount_fee: '0.00' } });
       expect(await refusal(() => backend.control.rails.failPayout(tx.id))).toMatchObject({ status: 409 });
       expect(tx.status).toBe('completed');
     });
 
-    it('USDC arriving after the withdrawal expired is not taken', async () => {
+    it('USDC arriving after the withdrawal expired goes back to its wallet, and the transaction stays expired', async () => {
       const tx = await completedForm('withdrawal', 3);
       await backend.clock.advance(30 * 60);
       expect(tx.status).toBe('expired');
@@ -265,8 +281,13 @@ describe('interactive transactions, the domain module', () => {
         asset_code: 'USDC',
         memo: tx.withdraw_memo,
       });
-      expect(late.matched).toBeNull();
+      expect(late.matched).toEqual({ kind: 'transaction', id: tx.id });
       expect(tx.status).toBe('expired');
+      expect(tx.refunds).toMatchObject([{ refunded_payment: late.hash, amount: '3', reason: 'USDC arrived when the transaction was expired' }]);
+      expect(transactionView(ctx, tx).refunded).toBe(false);
+      await backend.clock.advance(5);
+      expect(transactionView(ctx, tx).refunded).toBe(true);
+      expect(backend.store.orders.get(tx.order_id!)?.status).toBe('expired');
     });
 
     it('the form timer does nothing to a transaction that moved on, and the transfer timer nothing to one that arrived', async () => {
@@ -275,10 +296,15 @@ describe('interactive transactions, the domain module', () => {
       // No payout before the anchor starts it.
       expect(await refusal(() => backend.control.rails.failPayout(tx.id))).toMatchObject({ status: 404 });
       await backend.clock.advance(2);
-      await backend.control.rails.failPayout(tx.id, 'network down');
-      expect(tx).toMatchObject({ status: 'error', message: 'The Mobile Money payout failed: network down.' });
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await backend.control.rails.failPayout(tx.id, 'network down');
+        if (attempt < 3) await backend.clock.advance(30);
+      }
+      const message = 'The Mobile Money payout failed after 3 attempts: network down. The USDC was sent back.';
+      expect(tx).toMatchObject({ status: 'error', message, payout_attempts: 3 });
       await backend.clock.advance(60 * 60);
-      expect(tx).toMatchObject({ status: 'error', message: 'The Mobile Money payout failed: network down.' });
+      expect(tx).toMatchObject({ status: 'error', message, payout_attempts: 3 });
+      expect(tx.refunds).toHaveLength(1);
     });
   });
 });

@@ -12,13 +12,19 @@ const EVENTS: TransactionEvent[] = [
   'submit_payment',
   'payment_confirmed',
   'usdc_received',
+  'usdc_refused',
   'start_payout',
   'payout_confirmed',
   'payout_failed',
+  'retry_payout',
+  'payouts_exhausted',
 ];
 
+const FINAL: TransactionStatus[] = ['completed', 'expired', 'error'];
+
 // 000 section 3, plus design.md section 4 (expiry of an unfinished form, failed prompts) and
-// ours (a withdrawal without USDC expires; a failed payout is an error).
+// ours (a withdrawal without USDC expires; a failed payout is retried, the last failure is an
+// error; USDC the withdrawal cannot take is sent back in any status that has shown the memo).
 const DEPOSIT_ROWS: [TransactionStatus, TransactionEvent, TransactionStatus][] = [
   ['incomplete', 'complete_form', 'pending_user_transfer_start'],
   ['incomplete', 'expire', 'expired'],
@@ -31,10 +37,18 @@ const WITHDRAW_ROWS: [TransactionStatus, TransactionEvent, TransactionStatus][] 
   ['incomplete', 'complete_form', 'pending_user_transfer_start'],
   ['incomplete', 'expire', 'expired'],
   ['pending_user_transfer_start', 'usdc_received', 'pending_external'],
+  ['pending_user_transfer_start', 'usdc_refused', 'pending_user_transfer_start'],
   ['pending_user_transfer_start', 'expire', 'expired'],
   ['pending_external', 'start_payout', 'pending_payout_confirmation'],
+  ['pending_external', 'usdc_refused', 'pending_external'],
   ['pending_payout_confirmation', 'payout_confirmed', 'completed'],
-  ['pending_payout_confirmation', 'payout_failed', 'error'],
+  ['pending_payout_confirmation', 'payout_failed', 'pending_payout_confirmation'],
+  ['pending_payout_confirmation', 'retry_payout', 'pending_payout_confirmation'],
+  ['pending_payout_confirmation', 'payouts_exhausted', 'error'],
+  ['pending_payout_confirmation', 'usdc_refused', 'pending_payout_confirmation'],
+  ['completed', 'usdc_refused', 'completed'],
+  ['expired', 'usdc_refused', 'expired'],
+  ['error', 'usdc_refused', 'error'],
 ];
 
 const machines = [
@@ -49,10 +63,10 @@ describe.each(machines)('the %s lifecycle table', (_kind, machine, rows) => {
     expect(transition(machine, from, event)).toBe(to);
   });
 
-  it('has exactly these rows, and final states without any', () => {
+  it('has exactly these rows, and none that leaves a final state', () => {
     const actual = states.flatMap((from) => Object.entries(machine[from]).map(([event, to]) => [from, event, to]));
     expect(actual).toEqual(rows);
-    for (const final of ['completed', 'expired', 'error'] as const) expect(machine[final]).toEqual({});
+    for (const final of FINAL) for (const to of Object.values(machine[final])) expect(to).toBe(final);
   });
 
   const refused = states.flatMap((from) =>
@@ -78,9 +92,11 @@ describe.each(machines)('the %s lifecycle table', (_kind, machine, rows) => {
         let finals = 0;
         for (const event of events) {
           if (!canTransition(machine, status, event)) continue;
+          const from = status;
           status = transition(machine, status, event);
           expect(states).toContain(status);
-          if (['completed', 'expired', 'error'].includes(status)) finals++;
+          if (FINAL.includes(from)) expect(status).toBe(from);
+          else if (FINAL.includes(status)) finals++;
         }
         expect(finals).toBeLessThanOrEqual(1);
       }),

@@ -4,7 +4,8 @@
  *        finishes the interactive form as the customer would: sends the OTP to the phone,
  *        reads it and enters it, then confirms (amount: GHS for a deposit, USDC for a withdrawal)
  *   GET  /_mock/transactions[?status=]   every transaction, newest first
- *   GET  /_mock/transactions/{id}        one transaction, with its order, prompt and payout ids
+ *   GET  /_mock/transactions/{id}        one transaction, with its order, prompt and payout ids and
+ *                                        the number of payout attempts (refunds are in the transaction)
  */
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
@@ -42,6 +43,7 @@ export function anchorControl(ctx: MockContext) {
     order_id: tx.order_id,
     collection_id: tx.collection_id,
     payout_id: tx.payout_id,
+    payout_attempts: tx.payout_attempts,
   });
   const api = {
     /** Finishes the form like the customer, OTP included; returns the SEP-24 transaction. */

@@ -17,9 +17,12 @@ export type TransactionEvent =
   | 'submit_payment'
   | 'payment_confirmed'
   | 'usdc_received'
+  | 'usdc_refused'
   | 'start_payout'
   | 'payout_confirmed'
-  | 'payout_failed';
+  | 'payout_failed'
+  | 'retry_payout'
+  | 'payouts_exhausted';
 
 /**
  * Buying USDC (SEP-24 `deposit`), 000 section 3: the form moves it to
@@ -43,14 +46,23 @@ export const depositTransaction: Machine<DepositStatus, TransactionEvent> = {
  * memo (pending_user_transfer_start); the USDC with that memo arrives (pending_external); the
  * payout starts (pending_payout_confirmation) and completes once confirmed. Ours: an
  * unfinished form, or USDC that does not arrive, expires after 30 minutes; a failed payout
- * ends in `error`.
+ * attempt is retried, staying in pending_payout_confirmation, and after the last one the
+ * transaction ends in `error` with the USDC sent back ("nothing is deducted", 000 section 1).
+ * USDC with the memo that the transaction cannot take (another amount, a second transfer, one
+ * after expiry) is sent back to its sender whatever the status: `usdc_refused` changes no status.
  */
 export const withdrawTransaction: Machine<WithdrawStatus, TransactionEvent> = {
   incomplete: { complete_form: 'pending_user_transfer_start', expire: 'expired' },
-  pending_user_transfer_start: { usdc_received: 'pending_external', expire: 'expired' },
-  pending_external: { start_payout: 'pending_payout_confirmation' },
-  pending_payout_confirmation: { payout_confirmed: 'completed', payout_failed: 'error' },
-  completed: {},
-  expired: {},
-  error: {},
+  pending_user_transfer_start: { usdc_received: 'pending_external', usdc_refused: 'pending_user_transfer_start', expire: 'expired' },
+  pending_external: { start_payout: 'pending_payout_confirmation', usdc_refused: 'pending_external' },
+  pending_payout_confirmation: {
+    payout_confirmed: 'completed',
+    payout_failed: 'pending_payout_confirmation',
+    retry_payout: 'pending_payout_confirmation',
+    payouts_exhausted: 'error',
+    usdc_refused: 'pending_payout_confirmation',
+  },
+  completed: { usdc_refused: 'completed' },
+  expired: { usdc_refused: 'expired' },
+  error: { usdc_refused: 'error' },
 };

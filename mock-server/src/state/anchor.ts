@@ -6,6 +6,20 @@ import type { Quote } from '../pricing.js';
 /** SEP-24 `kind`: buying USDC is a `deposit`, selling it a `withdrawal`. */
 export type TransactionKind = 'deposit' | 'withdrawal';
 
+/** USDC the anchor sent back to the wallet it came from (a withdrawal's SEP-24 `refunds`). */
+export interface TransactionRefund {
+  /** Hash of the Stellar payment sending it back (SEP-24 `refunds.payments[].id`). */
+  stellar_transaction_id: string;
+  /** Hash of the inbound payment it returns. */
+  refunded_payment: string;
+  /** USDC, the inbound payment's amount as written on the ledger (in full: no fee is kept). */
+  amount: string;
+  /** Why the USDC went back, e.g. `the Mobile Money payout failed`. */
+  reason: string;
+  /** `completed` once the payment back is confirmed on the ledger. */
+  status: 'pending' | 'completed';
+}
+
 /** An interactive (SEP-24) transaction, started at the anchor or through the widget backend. */
 export interface TransactionRecord {
   /** UUID, the `id` of GET /transaction. */
@@ -42,7 +56,12 @@ export interface TransactionRecord {
   /** Withdrawal: the wallet the USDC came from. */
   source_account: string | null;
   collection_id: string | null;
+  /** Withdrawal: the newest Mobile Money payout attempt. */
   payout_id: string | null;
+  /** Withdrawal: payout attempts started so far. */
+  payout_attempts: number;
+  /** Withdrawal: USDC sent back, oldest first. */
+  refunds: TransactionRefund[];
   /** Hash of the Stellar payment (USDC sent out, or received). */
   stellar_transaction_id: string | null;
   /** The Mobile Money provider's reference. */
