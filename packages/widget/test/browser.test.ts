@@ -256,6 +256,27 @@ describe('<ramp-widget> in Chromium', () => {
     await shop.page.context().close();
   });
 
+  it.each(['iframe', 'popup'])(
+    'tells the interactive page its origin, so that a key allowed on two sites still gets messages (%s)',
+    async (mode) => {
+      const key = world.twoSitePublicKey;
+      // No Referer from this page: the page learns the origin only from the URL the widget opens.
+      const shop = await world.open({ 'data-api-key': key, 'session-url': '/session?key=two-site', flow: 'sell', mode, amount: '20' }, { noReferrer: true });
+      await eventually(() => types(shop.events)).toContain('ramp-ready');
+      const popupOpened = mode === 'popup' ? shop.page.waitForEvent('popup') : undefined;
+      await widget(shop).locator('[part=button]').click();
+      const id = await openedId(shop);
+      const url = new URL(shop.events.find((e) => e.type === 'ramp-open')!.detail.url);
+      expect(url.searchParams.get('origin')).toBe(world.shop);
+      if (popupOpened) await eventually(async () => new URL((await popupOpened).url()).searchParams.get('origin')).toBe(world.shop);
+      else expect(new URL((await widget(shop).locator('iframe').getAttribute('src'))!).searchParams.get('origin')).toBe(world.shop);
+      await eventually(() => statuses(shop.events)).toEqual(['incomplete']);
+      await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+      await eventually(() => statuses(shop.events)).toEqual(['incomplete', 'pending_user_transfer_start']);
+      await shop.page.context().close();
+    },
+  );
+
   it('ignores SEP-24 messages from any other origin, and about any other transaction', async () => {
     const destination = stellarAccountId();
     const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '60', destination });

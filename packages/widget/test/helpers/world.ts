@@ -39,6 +39,8 @@ export interface World {
   publicKey: string;
   /** A public key allowed only on another site's origin. */
   foreignPublicKey: string;
+  /** A public key allowed on the shop's origin and on another site's. */
+  twoSitePublicKey: string;
   secretKey: string;
   customerId: string;
   /** Bodies the widget POSTed to the shop's session endpoint. */
@@ -49,7 +51,7 @@ export interface World {
   stranger: string;
   browser: Browser;
   /** Opens the shop's page with these `<ramp-widget>` attributes (over the defaults). */
-  open(attributes?: Record<string, string | null>, options?: { lang?: string; autoOpen?: boolean }): Promise<ShopPage>;
+  open(attributes?: Record<string, string | null>, options?: { lang?: string; autoOpen?: boolean; noReferrer?: boolean }): Promise<ShopPage>;
   /** A call to the mock's control surface (`/_mock/...`); returns the JSON body. */
   control(method: string, path: string, body?: unknown): Promise<any>;
   close(): Promise<void>;
@@ -78,8 +80,10 @@ function shopPage(query: URLSearchParams): string {
     .map((a) => `${a}="${escape(query.get(a)!)}"`)
     .join(' ');
   const lang = query.get('lang');
+  // Many sites send no Referer: then only the origin the widget puts on the URL says who we are.
+  const referrer = query.has('noreferrer') ? '<meta name="referrer" content="no-referrer">' : '';
   return `<!doctype html>
-<html${lang ? ` lang="${escape(lang)}"` : ''}><head><meta charset="utf-8"><title>Kofi Shop</title></head>
+<html${lang ? ` lang="${escape(lang)}"` : ''}><head><meta charset="utf-8">${referrer}<title>Kofi Shop</title></head>
 <body>
 <button id="before">Before</button>
 <ramp-widget ${attrs}></ramp-widget>
@@ -106,7 +110,7 @@ export async function startWorld(): Promise<World> {
     call(`${mock.url}${path}`, method, init);
 
   const sessionRequests: any[] = [];
-  const keys = { publicKey: '', foreignPublicKey: '', secretKey: '', customerId: '' };
+  const keys = { publicKey: '', foreignPublicKey: '', twoSitePublicKey: '', secretKey: '', customerId: '' };
   /** The transactions the shop's backend started, the only ones its status endpoint answers for. */
   const started = new Set<string>();
   // The shop's backend reads statuses from the anchor (SEP-24), signed in with its own Stellar
@@ -135,7 +139,9 @@ export async function startWorld(): Promise<World> {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       sessionRequests.push(body);
       // The merchant backend asks the widget backend with its secret key; the page never sees it.
-      const widgetBackend = new WidgetClient({ baseUrl: mock.url, secretKey: keys.secretKey, publicKey: keys.publicKey });
+      // `?key=two-site` starts the transaction under the public key allowed on two sites.
+      const publicKey = url.searchParams.get('key') === 'two-site' ? keys.twoSitePublicKey : keys.publicKey;
+      const widgetBackend = new WidgetClient({ baseUrl: mock.url, secretKey: keys.secretKey, publicKey });
       const { url: interactiveUrl, id } =
         body.flow === 'sell'
           ? await widgetBackend.interactive.withdraw({ user_id: keys.customerId, onchain_amount: body.amount, lang: body.lang })
@@ -171,6 +177,9 @@ export async function startWorld(): Promise<World> {
   keys.publicKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: [shop] } })).data.key;
   keys.foreignPublicKey = (
     await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: ['https://elsewhere.example'] } })
+  ).data.key;
+  keys.twoSitePublicKey = (
+    await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'public', domains: ['https://elsewhere.example', shop] } })
   ).data.key;
   keys.secretKey = (await api('POST', '/api/v1/merchant/apikeys', { headers: auth, body: { key_type: 'secret', domains: [] } })).data.key;
   await api('PUT', '/api/v1/merchant/widget-config', {
@@ -229,6 +238,7 @@ export async function startWorld(): Promise<World> {
       for (const [name, value] of Object.entries(all)) if (value !== null) query.set(name, value);
       if (options.lang) query.set('lang', options.lang);
       if (options.autoOpen) query.set('autoopen', '1');
+      if (options.noReferrer) query.set('noreferrer', '1');
       await page.goto(`${shop}/shop?${query}`);
       return { page, events, requests };
     },
