@@ -94,6 +94,8 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
     delivery.next_attempt_at = null;
     return;
   }
+  // Another attempt (a retry) got through while this one was in flight: the event is delivered.
+  if (delivery.state === 'delivered') return;
   if (delivery.kind === 'checkout') {
     delivery.state = 'failed';
     delivery.next_attempt_at = null;
