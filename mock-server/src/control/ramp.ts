@@ -1,6 +1,8 @@
 /**
  * Control of ramp orders, for what only the simulated world can do to them:
- *   GET  /_mock/ramp/orders/{id}                 the order as the lookup shows it, plus its deposit memo and rails
+ *   GET  /_mock/ramp/orders/{id}                 the order as the lookup shows it, plus its attempts, its
+ *                                                refunds' rail ids, and every record of the rails it owns:
+ *                                                Mobile Money `collections` and `payouts`, `stellar_payments`
  *   POST /_mock/ramp/orders/{id}/send/fail {reason?}   the on-ramp USDC send under way fails; it is retried, and
  *                                                the order fails after the last attempt
  *   POST /_mock/ramp/orders/{id}/fail {reason?}  an unrecoverable error while sending: the order fails now
@@ -27,12 +29,25 @@ export function rampControl(ctx: MockContext) {
     for (const order of ctx.store.ramp.orders.values()) if (order.reference === id) return order;
     throw notFound('ramp order');
   };
+  const owned = (order: RampOrderRecord) => (owner: { kind: string; id: string } | null) => owner?.kind === 'ramp_order' && owner.id === order.id;
+  // Where the money went: on-ramp payouts are refunds and outbound USDC is the delivery; off-ramp
+  // payouts are the delivery and outbound USDC is refunds; inbound USDC is what the user sent.
+  const rails = (order: RampOrderRecord) => {
+    const mine = owned(order);
+    return {
+      collections: [...ctx.store.mobileMoney.collections.values()].filter((c) => mine(c.owner)).map((c) => ({ ...c })),
+      payouts: [...ctx.store.mobileMoney.payouts.values()].filter((p) => mine(p.owner)).map((p) => ({ ...p })),
+      stellar_payments: [...ctx.store.stellar.payments.values()].filter((p) => mine(p.matched)).map((p) => ({ ...p })),
+    };
+  };
   const view = (order: RampOrderRecord) => ({
     ...rampOrderView(order),
+    refunds: order.refunds.map((r) => ({ ...r })),
     attempts: order.attempts,
     collection_id: order.collection_id,
     payout_id: order.payout_id,
     send_tx_hash: order.send_tx_hash,
+    rails: rails(order),
   });
   const api = {
     order: (id: string) => view(find(id)),
