@@ -29,11 +29,10 @@ export function rampControl(ctx: MockContext) {
     for (const order of ctx.store.ramp.orders.values()) if (order.reference === id) return order;
     throw notFound('ramp order');
   };
-  const owned = (order: RampOrderRecord) => (owner: { kind: string; id: string } | null) => owner?.kind === 'ramp_order' && owner.id === order.id;
   // Where the money went: on-ramp payouts are refunds and outbound USDC is the delivery; off-ramp
   // payouts are the delivery and outbound USDC is refunds; inbound USDC is what the user sent.
   const rails = (order: RampOrderRecord) => {
-    const mine = owned(order);
+    const mine = (owner: { kind: string; id: string } | null) => owner?.kind === 'ramp_order' && owner.id === order.id;
     return {
       collections: [...ctx.store.mobileMoney.collections.values()].filter((c) => mine(c.owner)).map((c) => ({ ...c })),
       payouts: [...ctx.store.mobileMoney.payouts.values()].filter((p) => mine(p.owner)).map((p) => ({ ...p })),
