@@ -51,7 +51,9 @@ describe('the page and the widget endpoint', () => {
     const buy = await json(await post('/api/ramp/session', { flow: 'buy', amount: 150, asset: 'USDC', destination: world.config.customer.wallet }));
     expect(buy.status).toBe(200);
     expect(new URL(buy.body.url).origin).toBe(world.mock.url);
-    const sell = await json(await post('/api/ramp/session', { flow: 'sell', amount: 20, asset: 'USDC' }));
+    const sell = await json(await post('/api/ramp/session', { flow: 'sell', amount: 20, asset: 'USDC', lang: 'fr' }));
+    // The page's language, passed on by the backend: the interactive page opens in it.
+    expect(await (await fetch(sell.body.url)).text()).toMatch(/<html lang="fr"/);
     const { transaction: deposit } = await world.control('GET', `/transactions/${buy.body.id}`);
     const { transaction: withdrawal } = await world.control('GET', `/transactions/${sell.body.id}`);
     expect(deposit).toMatchObject({ kind: 'deposit', status: 'incomplete' });
