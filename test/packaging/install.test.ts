@@ -162,17 +162,15 @@ describe('@sikaramp/widget installed from its tarball', () => {
       exports: string[];
       tagName: string;
       allow: string;
-      apiBase: string;
       element: string;
     }>('widget.mjs');
     expect(report.name).toBe('@sikaramp/widget');
     expect(report.resolved).toContain(installed);
     expect(report.window).toBe('undefined');
     expect(report.defined).toBe(false);
-    expect(report.exports).toEqual(expect.arrayContaining(['RampWidget', 'TAG_NAME', 'DEFAULT_ALLOW', 'DEFAULT_API_BASE']));
+    expect(report.exports).toEqual(expect.arrayContaining(['RampWidget', 'TAG_NAME', 'DEFAULT_ALLOW']));
     expect(report.tagName).toBe('ramp-widget');
     expect(report.allow.split(/;\s*/)).toEqual(expect.arrayContaining(['camera', 'payment']));
-    expect(new URL(report.apiBase).protocol).toBe('https:');
     expect(report.element).toBe('function');
   });
 });

@@ -14,6 +14,8 @@ declare module 'react' {
         ref?: RefObject<RampWidget | null>;
         /** Your public key: never the secret key. */
         'data-api-key': string;
+        /** The widget backend your Sikaramp account gives you (the SDK's `baseUrl`). */
+        'api-base': string;
         flow?: 'buy' | 'sell';
         mode?: 'iframe' | 'popup' | 'redirect';
         /** Your backend's endpoint that starts the transaction. */
@@ -31,13 +33,15 @@ declare module 'react' {
 
 export interface BuyUsdcProps {
   publicKey: string;
+  /** The widget backend, `{base_url}`. */
+  apiBase: string;
   /** GHS the customer spends. */
   amount?: number;
   onComplete(transactionId: string): void;
   onError?(detail: RampEventMap['ramp-error']): void;
 }
 
-export function BuyUsdc({ publicKey, amount, onComplete, onError }: BuyUsdcProps) {
+export function BuyUsdc({ publicKey, apiBase, amount, onComplete, onError }: BuyUsdcProps) {
   const widget = useRef<RampWidget>(null);
 
   useEffect(() => {
@@ -55,7 +59,7 @@ export function BuyUsdc({ publicKey, amount, onComplete, onError }: BuyUsdcProps
   }, [onComplete, onError]);
 
   return (
-    <ramp-widget ref={widget} data-api-key={publicKey} flow="buy" mode="popup" session-url="/api/ramp/session" amount={amount}>
+    <ramp-widget ref={widget} data-api-key={publicKey} api-base={apiBase} flow="buy" mode="popup" session-url="/api/ramp/session" amount={amount}>
       Top up with Mobile Money
     </ramp-widget>
   );

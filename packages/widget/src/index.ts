@@ -5,7 +5,7 @@
 import type { RampEvent } from './events.js';
 import { RampWidget } from './ramp-widget.js';
 
-export { DEFAULT_ALLOW, DEFAULT_API_BASE, RampWidget } from './ramp-widget.js';
+export { DEFAULT_ALLOW, RampWidget } from './ramp-widget.js';
 export type * from './events.js';
 
 /** The element's tag name. */

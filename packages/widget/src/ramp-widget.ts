@@ -12,9 +12,6 @@ import { styles } from './ramp-widget.styles.js';
 /** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
 export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
 
-/** The production widget backend, `{base_url}`. */
-export const DEFAULT_API_BASE = 'https://api.sikaramp.com';
-
 /** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
 const PENDING = 'ramp-widget:';
 const TERMINAL = /^(completed|error|failed|expired|refunded)$/;
@@ -97,8 +94,11 @@ export class RampWidget extends LitElement {
   declare sessionUrl?: string;
   /** Your backend's endpoint answering the transaction for `?id=`, polled where messages cannot arrive. */
   declare statusUrl?: string;
-  /** The widget backend the config is read from. Default {@link DEFAULT_API_BASE}. */
-  declare apiBase: string;
+  /**
+   * The widget backend the config is read from, `{base_url}`: the address your account gives
+   * you (the SDK's `baseUrl`), or the mock server in development. Required with `data-api-key`.
+   */
+  declare apiBase?: string;
   /** GHS to spend (buy) or USDC to sell (sell); the customer enters it when absent. */
   declare amount?: number;
   /** The asset. Default `USDC`, the only one. */
@@ -134,7 +134,6 @@ export class RampWidget extends LitElement {
     this.apiKey = '';
     this.flow = 'buy';
     this.mode = 'iframe';
-    this.apiBase = DEFAULT_API_BASE;
     this.asset = 'USDC';
     this.allow = DEFAULT_ALLOW;
     this.pollInterval = 5000;
@@ -331,6 +330,8 @@ export class RampWidget extends LitElement {
     let config: RampWidgetConfig | undefined;
     if (this.apiKey) {
       try {
+        // No built-in address to guess at: the key goes only where the page says.
+        if (!this.apiBase) throw Error('set api-base');
         config = (await json(`${this.apiBase}/api/v1/widget/config`, { headers: { 'X-API-Key': this.apiKey } })).data;
       } catch (error) {
         return this.#fail('config_failed', `Widget config: ${(error as Error).message}`);

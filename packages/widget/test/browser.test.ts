@@ -367,6 +367,15 @@ describe('<ramp-widget> in Chromium', () => {
     await shop.page.context().close();
   });
 
+  it('asks for api-base rather than sending the key to an address of its own', async () => {
+    const shop = await world.open({ 'api-base': null });
+    await eventually(() => types(shop.events)).toEqual(['ramp-error']);
+    expect(shop.events[0]!.detail).toMatchObject({ code: 'config_failed' });
+    expect(await shop.page.getByRole('alert').textContent()).toContain('set api-base');
+    expect(shop.requests.filter((url) => !url.startsWith(world.shop))).toEqual([]);
+    await shop.page.context().close();
+  });
+
   it('starts one transaction for two clicks made before the merchant backend answers', async () => {
     const shop = await world.open({ flow: 'sell', mode: 'iframe' });
     await eventually(() => types(shop.events)).toContain('ramp-ready');
