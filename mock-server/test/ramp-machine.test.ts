@@ -105,6 +105,13 @@ describe('ramp order transition tables', () => {
     }
   });
 
+  it("give up only once the user's money is in, so that a failed order always has a payment to refund", () => {
+    for (const type of TYPES) {
+      const from = STATUSES.filter((s) => canMoveRampOrder(type, s, 'give_up'));
+      expect(from, type).toEqual(type === 'onramp' ? ['crypto_sending'] : ['fiat_sending', 'fiat_retry']);
+    }
+  });
+
   it('keep any sequence of events inside the table, completing at most once', () => {
     fc.assert(
       fc.property(fc.constantFrom(...TYPES), fc.array(fc.constantFrom(...EVENTS), { maxLength: 40 }), (type, events) => {

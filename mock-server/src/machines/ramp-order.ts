@@ -26,7 +26,8 @@ type OffRampStatus = Exclude<RampOrderStatus, 'fiat_pending' | 'fiat_confirmed' 
  * Cedis in by Mobile Money, USDC out. The rows of 001 section 3 plus our choices where it
  * says "not shown": a declined or timed-out prompt fails the order from `fiat_pending`; a
  * failed USDC send is retried inside `crypto_sending` (`resend`) until the maximum, then
- * `give_up`; a prompt approved after cancellation is refunded like one approved after expiry.
+ * `give_up` (the collected cedis are refunded); a prompt approved after cancellation is
+ * refunded like one approved after expiry.
  */
 export const onRampOrder = {
   quote_locked: { collect: 'fiat_pending', expire: 'expired', cancel: 'cancelled' },
@@ -43,7 +44,8 @@ export const onRampOrder = {
 /**
  * USDC in on Stellar, cedis out by Mobile Money. Each failed payout attempt passes through
  * `fiat_retry`; `give_up` ends in `failed` after the last attempt or on an unrecoverable
- * error. USDC arriving after expiry or cancellation is refunded to the wallet that sent it.
+ * error, and the USDC goes back to the wallet that sent it, as does USDC arriving after
+ * expiry or cancellation.
  */
 export const offRampOrder = {
   quote_locked: { await_crypto: 'crypto_pending', expire: 'expired', cancel: 'cancelled' },

@@ -7,6 +7,9 @@
  * runs on the clock: the next leg starts HANDOFF_SECONDS after the first settled, USDC sends
  * confirm and payouts succeed after a few seconds (../../ledger.ts, ../../mobile-money.ts),
  * a failed attempt is retried after RETRY_DELAY_SECONDS, the rate lock ends at `expires_at`.
+ *
+ * Money the user paid is never kept: it ends delivered, or refunded in full (a payment after
+ * expiry or cancellation, one the order cannot take, or any payment of an order that failed).
  */
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
@@ -149,14 +152,20 @@ function complete(ctx: MockContext, order: RampOrderRecord, event: 'send_confirm
   addVolume(ctx, merchantOf(ctx, order), order.fiat_amount);
 }
 
+/**
+ * The order fails for good with `reason`. The table allows `give_up` only once the user's
+ * money is in, and only once per order: it goes back in full, exactly once (see refundPayment).
+ */
 function giveUp(ctx: MockContext, order: RampOrderRecord, reason: string) {
   move(ctx, order, 'give_up');
   order.failure_reason = reason;
+  refundPayment(ctx, order, `the order failed: ${reason}`);
 }
 
 /**
- * An unrecoverable error (control call) while sending: the attempt under way fails and the
- * order moves to `failed` with `reason`. Only `crypto_sending`, `fiat_sending` and `fiat_retry`.
+ * An unrecoverable error (control call) while sending: the attempt under way fails, the
+ * order moves to `failed` with `reason` and the user's payment is refunded. Only
+ * `crypto_sending`, `fiat_sending` and `fiat_retry`.
  */
 export async function failOrder(ctx: MockContext, order: RampOrderRecord, reason: string): Promise<void> {
   if (!can(order, 'give_up')) {
@@ -173,7 +182,7 @@ export async function failOrder(ctx: MockContext, order: RampOrderRecord, reason
 
 /**
  * The on-ramp USDC send under way fails (control call). It is sent again after
- * RETRY_DELAY_SECONDS; after MAX_ATTEMPTS the order fails.
+ * RETRY_DELAY_SECONDS; after MAX_ATTEMPTS the order fails and the cedis are refunded.
  */
 export function failSend(ctx: MockContext, order: RampOrderRecord, reason: string): void {
   const send = order.send_tx_hash ? ctx.store.stellar.payments.get(order.send_tx_hash) : undefined;
@@ -196,6 +205,23 @@ function refundFiat(ctx: MockContext, order: RampOrderRecord, amount: number, re
 function refundCrypto(ctx: MockContext, order: RampOrderRecord, payment: StellarPaymentRecord, reason: string) {
   const back = sendPayment(ctx, owner(order), { from: payment.to, to: payment.from, amount: payment.amount, memo: null });
   refund(ctx, order, { method: 'usdc', amount: Number(payment.amount), reason, rail_id: back.hash });
+}
+
+/**
+ * "Nothing is deducted" (000 section 1): a failed order sends back what the user paid, the
+ * collected cedis to their phone (on-ramp) or the accepted USDC to the wallet that sent it
+ * (off-ramp), through the same refunds as a late payment.
+ */
+function refundPayment(ctx: MockContext, order: RampOrderRecord, reason: string) {
+  if (order.type === 'onramp') {
+    const collection = order.collection_id ? ctx.store.mobileMoney.collections.get(order.collection_id) : undefined;
+    if (collection?.status !== 'approved') throw new Error(`ramp order ${order.id} has no collected payment`);
+    refundFiat(ctx, order, collection.amount, reason);
+    return;
+  }
+  const payment = order.received ? ctx.store.stellar.payments.get(order.received.hash) : undefined;
+  if (!payment) throw new Error(`ramp order ${order.id} has no received USDC payment`);
+  refundCrypto(ctx, order, payment, reason);
 }
 
 const sameAmount = (a: number, b: number) => Math.round(a * 1e7) === Math.round(b * 1e7);
