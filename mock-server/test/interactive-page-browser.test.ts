@@ -181,6 +181,36 @@ describe('interactive page in Chromium', () => {
     await Promise.all([page.close(), third.close(), popup.close()]);
   });
 
+  it('asks the embedding page to close on Escape, addressed like its statuses, and never from a popup', { timeout: 60_000 }, async () => {
+    const { key } = await createApiKey(env.backend.context, shop.merchant, { key_type: 'public', domains: [embedder.origin] });
+    const { url, id } = await startDeposit(env, shop, { api_key: key });
+    const page = await context.newPage();
+    await page.goto(`${embedder.origin}/embed?src=${encodeURIComponent(url)}`);
+    const frame = page.frames().find((f) => f.url().startsWith(url))!;
+    await frame.getByLabel('Mobile Money number').focus();
+    await expect.poll(async () => (await messagesOf(page)).length, WAIT).toBe(1);
+
+    await frame.getByLabel('Mobile Money number').press('Escape');
+    await expect.poll(async () => (await messagesOf(page)).length, WAIT).toBe(2);
+    expect((await messagesOf(page))[1]).toEqual({ origin: env.origin, data: { type: 'sikaramp:close', transaction_id: id } });
+    // Other keys ask for nothing.
+    await frame.getByLabel('Mobile Money number').press('Enter');
+    await frame.getByLabel('Mobile Money number').press('a');
+
+    // The same page in a popup of the embedding page: Escape there posts nothing to the opener
+    // (the frame's second Escape, pressed after it, is the next message).
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate((href) => void window.open(href, 'ramp'), url)]);
+    await popup.getByLabel('Mobile Money number').press('Escape');
+    await frame.getByLabel('Mobile Money number').press('Escape');
+    await expect.poll(async () => (await messagesOf(page)).map((m) => m.data.type ?? m.data.transaction.status), WAIT).toEqual([
+      'incomplete',
+      'sikaramp:close',
+      'incomplete',
+      'sikaramp:close',
+    ]);
+    await Promise.all([page.close(), popup.close()]);
+  });
+
   it('sells in the whole window: address and memo to copy, live status, then a link back', { timeout: 60_000 }, async () => {
     shop.merchant.widget_config.redirect_url = `${embedder.origin}/back?from=ramp`;
     const { url, id } = await startWithdraw(env, shop);

@@ -3,8 +3,9 @@
  * offline). Plain ES2022 for evergreen browsers. It reads its settings from the
  * `#ramp-config` JSON element that ./page.ts writes, calls the page's API (./index.ts) with
  * the token, and reports every status it sees to the opener or parent window with SEP-24's
- * `{ transaction }` message, addressed to one origin (never `*`). Timers here are the
- * browser's own: this code runs in the customer's page, not in the mock.
+ * `{ transaction }` message, addressed to one origin (never `*`). In a frame, Escape asks the
+ * parent to close it with `{ type: 'sikaramp:close', transaction_id }`, addressed the same way.
+ * Timers here are the browser's own: this code runs in the customer's page, not in the mock.
  */
 export const PAGE_SCRIPT = String.raw`(() => {
 'use strict';
@@ -43,6 +44,18 @@ function report(transaction) {
     // The embedder navigated away or closed: nobody is left to tell.
   }
 }
+
+// Keys pressed in this page never reach a cross-origin parent, so its dialog cannot hear Escape:
+// ask it to close. Not in a popup, which is the customer's own window to close.
+addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+  if (window.parent === window || !config.targetOrigin) return;
+  try {
+    window.parent.postMessage({ type: 'sikaramp:close', transaction_id: tx.id }, config.targetOrigin);
+  } catch {
+    // The embedder navigated away: nothing to close.
+  }
+});
 
 // --- the page's API ----------------------------------------------------------------------
 async function api(method, path, body) {
