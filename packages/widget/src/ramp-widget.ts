@@ -285,9 +285,15 @@ export class RampWidget extends LitElement {
     this.close();
   }
 
-  /** SEP-24 postMessage: only from the interactive page's origin, only about the open transaction. */
-  #onMessage = (event: MessageEvent) => {
-    if (event.origin == this.#origin) this.#report(event.data?.transaction ?? {});
+  /**
+   * Messages of the interactive page, only from its origin and only about the open transaction:
+   * SEP-24's `{ transaction }`, and `{ type: 'sikaramp:close', transaction_id }` for an Escape
+   * pressed inside the iframe, where the dialog cannot hear it.
+   */
+  #onMessage = ({ origin, data }: MessageEvent) => {
+    if (origin != this.#origin) return;
+    if (data?.type != 'sikaramp:close') this.#report(data?.transaction ?? {});
+    else if (data.transaction_id == this.#id) this.close();
   };
 
   #report(transaction: RampTransaction) {

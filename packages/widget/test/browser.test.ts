@@ -277,6 +277,25 @@ describe('<ramp-widget> in Chromium', () => {
     },
   );
 
+  it('closes on Escape pressed inside the interactive page, and returns focus to the trigger', async () => {
+    const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '40', destination: stellarAccountId() });
+    await eventually(() => types(shop.events)).toContain('ramp-ready');
+    const trigger = widget(shop).locator('[part=button]');
+    await trigger.click();
+    await openedId(shop);
+    await eventually(() => statuses(shop.events)).toEqual(['incomplete']);
+
+    // The customer is typing their number in the cross-origin page: the key never reaches ours.
+    const phone = widget(shop).locator('iframe').contentFrame().getByLabel('Mobile Money number');
+    await phone.fill('024');
+    expect(await phone.evaluate((el) => el.matches(':focus'))).toBe(true);
+    await shop.page.keyboard.press('Escape');
+    await eventually(() => widget(shop).locator('dialog').count()).toBe(0);
+    expect(types(shop.events).at(-1)).toBe('ramp-close');
+    await eventually(() => trigger.evaluate((el) => el.matches(':focus'))).toBe(true);
+    await shop.page.context().close();
+  });
+
   it('ignores SEP-24 messages from any other origin, and about any other transaction', async () => {
     const destination = stellarAccountId();
     const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '60', destination });
@@ -292,10 +311,14 @@ describe('<ramp-widget> in Chromium', () => {
     const frame = (src: string) =>
       shop.page.evaluate((url) => document.body.append(Object.assign(document.createElement('iframe'), { src: url })), src);
 
-    // The shop's own page, then a stranger's frame, each claiming the transaction completed.
-    await shop.page.evaluate((txId) => postMessage({ transaction: { id: txId, status: 'completed' } }, '*'), id);
+    // The shop's own page, then a stranger's frame, each claiming the transaction completed and
+    // asking the dialog to close.
+    await shop.page.evaluate((txId) => {
+      postMessage({ transaction: { id: txId, status: 'completed' } }, '*');
+      postMessage({ type: 'sikaramp:close', transaction_id: txId }, '*');
+    }, id);
     await frame(`${world.stranger}/?id=${id}`);
-    await eventually(async () => (await seen()).map((m) => m.origin)).toEqual([world.shop, world.stranger]);
+    await eventually(async () => (await seen()).map((m) => m.origin)).toEqual([world.shop, world.shop, world.stranger, world.stranger]);
 
     // The real interactive page, for another transaction of the same shop: right origin, wrong id.
     const res = await fetch(`${world.shop}/session`, {
@@ -304,14 +327,20 @@ describe('<ramp-widget> in Chromium', () => {
     });
     const other = (await res.json()) as { url: string; id: string };
     await frame(`${other.url}&origin=${encodeURIComponent(world.shop)}`);
-    await eventually(async () => (await seen()).length).toBe(3);
+    await eventually(async () => (await seen()).length).toBe(5);
+    // Escape in that page (it sits behind the modal dialog, so the key is dispatched to it).
+    const otherPage = shop.page.frames().find((f) => f.url().startsWith(other.url))!;
+    await otherPage.evaluate(() => dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' })));
+    await eventually(async () => (await seen()).at(-1)?.data).toEqual({ type: 'sikaramp:close', transaction_id: other.id });
     await world.control('POST', `/transactions/${other.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
     await eventually(async () => (await seen()).at(-1)?.data.transaction?.status).toBe('pending_user_transfer_start');
-    expect((await seen()).slice(2).every((m) => m.origin === new URL(world.mock.url).origin && m.data.transaction.id === other.id)).toBe(true);
+    const fromOther = (await seen()).slice(4);
+    expect(fromOther.every((m) => m.origin === new URL(world.mock.url).origin && (m.data.transaction?.id ?? m.data.transaction_id) === other.id)).toBe(true);
 
     const onPage = () => shop.page.evaluate(() => (window as any).rampEvents as { type: string; detail: any }[]);
     expect(statuses(await onPage())).toEqual(['incomplete']);
     expect(types(await onPage())).toEqual(['ramp-ready', 'ramp-open', 'ramp-status']);
+    expect(await shop.page.getByRole('dialog').isVisible()).toBe(true);
 
     // The open transaction's own page is still heard.
     await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });

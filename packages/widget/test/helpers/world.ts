@@ -195,11 +195,12 @@ export async function startWorld(): Promise<World> {
   });
   keys.customerId = customer.data.id;
 
-  // A stranger's site: its page posts a forged SEP-24 message to whatever frames it.
+  // A stranger's site: its page posts a forged SEP-24 message and close request to whatever frames it.
   const strangerSite = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' }).end(
       `<script>const id = new URLSearchParams(location.search).get('id');
-        parent.postMessage({ transaction: { id, status: 'completed' } }, '*');</script>`,
+        parent.postMessage({ transaction: { id, status: 'completed' } }, '*');
+        parent.postMessage({ type: 'sikaramp:close', transaction_id: id }, '*');</script>`,
     );
   });
   await new Promise<void>((resolve) => strangerSite.listen(0, '127.0.0.1', resolve));
