@@ -70,6 +70,18 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     expect(sleeps).toEqual([]);
   });
 
+  it('shows, typed, the refund of an order that failed after the cedis were collected', async () => {
+    const order = await ramp.client.orders.create(onRamp(phone, 60));
+    await control().rails.approvePrompt(order.reference);
+    const result = await ramp.client.orders.waitForOrder(order.reference, {
+      clock: manualWait(env, (n) => n === 1 && control().ramp.fail(order.reference, 'the Stellar network is unreachable')).clock,
+    });
+    expect(result).toMatchObject({ succeeded: false, status: 'failed', order: { failure_reason: 'the Stellar network is unreachable' } });
+    const [refund] = result.order.refunds ?? [];
+    expect(refund).toMatchObject({ method: 'mobile_money', amount: 60 });
+    expect(['pending', 'completed']).toContain(refund?.status);
+  });
+
   it('stops on expired when the rate lock runs out before the USDC arrives', async () => {
     const order = await ramp.client.orders.create(offRamp(phone));
     const { clock, sleeps } = manualWait(env);

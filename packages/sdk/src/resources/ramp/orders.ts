@@ -3,7 +3,7 @@ import { ConflictError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
-import { openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { headerValue, MAX_FIAT_AMOUNT, openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
 import { LocalPhoneSchema } from './kyc.js';
 
 /** Every status of 001 section 3. `completed` is the only success. */
@@ -53,6 +53,10 @@ export const isFinalRampStatus = (status: string): boolean => (RAMP_FINAL_STATUS
 /** A Stellar account address (`G` and 55 base32 characters). */
 const StellarAddressSchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
 
+/** Longest `X-Idempotency-Key` the service accepts, characters (our choice, as the mock server's). */
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IdempotencyKeySchema = headerValue(MAX_IDEMPOTENCY_KEY_LENGTH);
+
 const twoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
 const RampUserSchema = z.strictObject({
@@ -66,7 +70,7 @@ const RampUserSchema = z.strictObject({
 
 const orderFields = {
   /** GHS: paid by the user (on-ramp) or paid out to the user (off-ramp). At least 10, at most 2 decimals. */
-  fiat_amount: z.number().finite().min(10, 'must be at least 10 GHS').refine(twoDecimals, 'must have at most 2 decimal places'),
+  fiat_amount: z.number().finite().min(10, 'must be at least 10 GHS').max(MAX_FIAT_AMOUNT).refine(twoDecimals, 'must have at most 2 decimal places'),
   /** Only `mobile_money`; the default. */
   payment_method: z.literal('mobile_money').default('mobile_money'),
   user: RampUserSchema,
@@ -95,6 +99,19 @@ export const RampOrderConfirmParamsSchema = z.strictObject({
 export type RampOrderConfirmParams = z.input<typeof RampOrderConfirmParamsSchema>;
 
 /** A ramp order, as creation, lookup, confirm and cancel answer it. Fields the service does not send are absent. */
+/** A refund on a ramp order: cedis back to the user's phone, or USDC back to the wallet that sent it. */
+export const RampRefundSchema = z.looseObject({
+  /** `mobile_money` (GHS to the user's phone) or `usdc` (USDC to the sending wallet). */
+  method: openEnum(['mobile_money', 'usdc']),
+  /** GHS for `mobile_money`, USDC for `usdc`. */
+  amount: z.number(),
+  reason: z.string().optional(),
+  /** `pending` until the money has arrived, then `completed`. */
+  status: openEnum(['pending', 'completed']),
+  created_at: z.string().optional(),
+});
+export type RampRefund = z.infer<typeof RampRefundSchema>;
+
 export const RampOrderSchema = z.looseObject({
   /** The internal id; payment webhooks carry it as `data.meta.ramp_order_id`. */
   id: z.string().optional(),
@@ -122,6 +139,8 @@ export const RampOrderSchema = z.looseObject({
   failure_reason: z.string().nullish(),
   /** ISO 8601 UTC: when the rate lock ends (or ended). */
   expires_at: z.string().nullish(),
+  /** Money given back to the user: a late or mismatched payment, or the payment of an order that failed. */
+  refunds: z.array(RampRefundSchema).optional(),
 });
 export type RampOrder = z.infer<typeof RampOrderSchema>;
 
@@ -161,7 +180,7 @@ export class RampOrders extends Resource {
   async create(params: RampOrderCreateParams, opts: IdempotentRequestOptions = {}): Promise<RampOrder> {
     const body = parseInput(RampOrderCreateParamsSchema, params);
     const { idempotencyKey: given, ...request } = opts;
-    const idempotencyKey = given ?? newIdempotencyKey();
+    const idempotencyKey = given === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, given, 'idempotencyKey');
     try {
       return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: RampOrderSchema });
     } catch (error) {
