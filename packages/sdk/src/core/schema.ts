@@ -35,5 +35,29 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
 /** A non-empty string without surrounding blanks, at most `max` characters. */
 export const text = (max = 200) => z.string().trim().min(1).max(max);
 
-/** A path segment (id, reference): non-empty, no slash, so that it cannot reach another route. */
-export const pathSegment = z.string().min(1).max(200).regex(/^[^/?#\s]+$/, 'must be a single path segment');
+/**
+ * A path segment (id, reference): non-empty, no slash, not `.` or `..` (which URL parsing
+ * resolves away), whole UTF-16 characters only, so that it cannot reach another route.
+ */
+export const pathSegment = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^/?#\s\uD800-\uDFFF]+$/u, 'must be a single path segment')
+  .refine((s) => s !== '.' && s !== '..', 'must be a single path segment');
+
+/**
+ * A value sent in a header exactly as given: printable ASCII without surrounding blanks
+ * (fetch trims blanks and refuses control and non-Latin-1 characters), at most `max` characters.
+ */
+export const headerValue = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, 'must be printable ASCII without surrounding blanks, as it is sent in a header');
+
+/** Largest GHS amount whose pesewas are still an exact number: 2^53 - 1 hundredths. */
+export const MAX_FIAT_AMOUNT = Number.MAX_SAFE_INTEGER / 100;
+/** Largest amount of an asset on Stellar (int64 stroops of 10^-7), e.g. USDC. */
+export const MAX_STELLAR_AMOUNT = 922_337_203_685.477_580_7;

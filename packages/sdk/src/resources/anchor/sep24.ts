@@ -2,10 +2,19 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { MAX_STELLAR_AMOUNT, openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
 import { InteractiveTransactionSchema, type InteractiveTransaction } from '../widget/interactive.js';
 
-const amount = z.union([z.number().positive(), z.string().regex(/^\d+(\.\d{1,7})?$/, 'must be a decimal amount')]).transform(String);
+/** A decimal amount with at most 7 places; a number must also read as one once written out (no `1e-7`, no `0.30000000000000004`). */
+const amount = z
+  .union([z.number().positive(), z.string()])
+  .transform(String)
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount with at most 7 decimal places')
+      .refine((s) => Number(s) > 0 && Number(s) <= MAX_STELLAR_AMOUNT, `must be more than 0 and at most ${MAX_STELLAR_AMOUNT}`),
+  );
 
 /** A SEP-24 interactive request with the five merchant fields (required on the main network). */
 export const AnchorInteractiveParamsSchema = z.strictObject({
@@ -20,7 +29,7 @@ export const AnchorInteractiveParamsSchema = z.strictObject({
   session_id: text(100).optional(),
   session_token: text(100).optional(),
   /** The merchant's public key. */
-  api_key: z.string().regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key').optional(),
+  api_key: z.string().max(200).regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key').optional(),
   /** The customer's id; must be ACCEPTED. */
   user_id: text(100).optional(),
   /** A SEP-38 quote, for a guaranteed rate. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ApiError, ValidationError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { openEnum, parseInput, parseResponse, text } from '../../core/schema.js';
+import { headerValue, openEnum, parseInput, parseResponse, pathSegment, text } from '../../core/schema.js';
 
 /** Longest `Idempotency-Key` the service accepts, characters (002 section 8). */
 export const MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH = 128;
@@ -36,15 +36,15 @@ export const PaymentCreateParamsSchema = z.looseObject({
   amount: z.int().min(1),
   /** ISO 4217, uppercase, e.g. `GHS`. */
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code such as GHS'),
-  recipient: z.strictObject({ name: text(), email: z.email() }),
+  recipient: z.strictObject({ name: text(), email: z.email().max(254) }),
   /** Where the customer returns when checkout finishes. The redirect proves nothing: verify before fulfilling. */
-  redirect_url: z.url({ protocol: /^https?$/ }),
+  redirect_url: z.url({ protocol: /^https?$/ }).max(2048),
   /** Your own keys, kept as sent; the four of RESERVED_META_KEYS are refused. */
   meta: MetaSchema.optional(),
 });
 export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;
 
-const IdempotencyKeySchema = z.string().min(1).max(MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH, `must be at most ${MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH} characters`);
+const IdempotencyKeySchema = headerValue(MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH);
 
 /** `data` of a creation answer: where to send the customer, and the two references to verify with. */
 export const PaymentCreatedSchema = z.looseObject({
@@ -135,7 +135,7 @@ export class Payments extends Resource {
    * release goods on the signed webhook. `sessionRef` is the session or the gateway reference.
    */
   async verify(sessionRef: string, opts?: RequestOptions): Promise<PaymentVerification> {
-    const ref = parseInput(z.string().trim().min(1, 'is required').max(200), sessionRef, 'session reference');
+    const ref = parseInput(z.string().trim().min(1, 'is required').pipe(pathSegment), sessionRef, 'session reference');
     let session: PaymentSession;
     try {
       session = await this.core.get(`api/v1/developer/payments/${segment(ref)}`, { ...opts, auth: false, schema: PaymentSessionSchema });

@@ -16,7 +16,7 @@ export const ApiKeyCreateParamsSchema = z.strictObject({
   /** `public` for the page's widget, `secret` for server-to-server calls. */
   key_type: z.enum(['public', 'secret']),
   /** Origins allowed to use a public key, e.g. `https://shop.example.com` (scheme, host, port; no path). */
-  domains: z.array(z.string().refine(isOrigin, 'must be an origin such as https://shop.example.com')).max(50).optional(),
+  domains: z.array(z.string().max(2048).refine(isOrigin, 'must be an origin such as https://shop.example.com')).max(50).optional(),
   /** Caller addresses allowed to use the key (recommended for secret keys). */
   allowed_ips: z.array(z.union([z.ipv4(), z.ipv6()])).max(50).optional(),
   /** What the key may do; both by default. */

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput, text } from '../../core/schema.js';
+import { MAX_FIAT_AMOUNT, MAX_STELLAR_AMOUNT, openEnum, parseInput, text } from '../../core/schema.js';
 
-const publicKey = z.string().regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key');
+const publicKey = z.string().max(200).regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key');
 const stellarAddress = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public address (G…)');
 
 const common = {
@@ -20,7 +20,7 @@ const common = {
 export const DepositParamsSchema = z.strictObject({
   ...common,
   /** GHS to spend; the customer enters it when left out. */
-  fiat_amount: z.number().positive().optional(),
+  fiat_amount: z.number().positive().max(MAX_FIAT_AMOUNT).optional(),
   /** Stellar address that receives the USDC; the customer enters it when left out. */
   destination_address: stellarAddress.optional(),
 });
@@ -29,7 +29,7 @@ export type DepositParams = Omit<z.input<typeof DepositParamsSchema>, 'api_key'>
 export const WithdrawParamsSchema = z.strictObject({
   ...common,
   /** USDC to sell; the customer enters it when left out. */
-  onchain_amount: z.number().positive().optional(),
+  onchain_amount: z.number().positive().max(MAX_STELLAR_AMOUNT).optional(),
 });
 export type WithdrawParams = Omit<z.input<typeof WithdrawParamsSchema>, 'api_key'> & { api_key?: string };
 
@@ -72,6 +72,8 @@ export class Interactive extends Resource {
   }
 
   #withKey<P extends { api_key?: string }>(params: P): P {
+    // Anything but an object is left for the schema to refuse.
+    if (typeof params !== 'object' || params === null) return params;
     return params.api_key === undefined && this.#publicKey !== undefined ? { ...params, api_key: this.#publicKey } : params;
   }
 }
