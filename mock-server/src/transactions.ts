@@ -517,10 +517,10 @@ export function registerTransactionHooks(ctx: MockContext): void {
       });
       return;
     }
-    end(ctx, tx, 'payouts_exhausted', `The Mobile Money payout failed after ${MAX_ATTEMPTS} attempts: ${reason}. The USDC was sent back.`);
     const received = tx.stellar_transaction_id ? ctx.store.stellar.payments.get(tx.stellar_transaction_id) : undefined;
-    // The table moves into `error` once, so the USDC goes back exactly once.
     if (!received) throw new Error(`transaction ${tx.id} failed its payout with no USDC received to send back`);
+    end(ctx, tx, 'payouts_exhausted', `The Mobile Money payout failed after ${MAX_ATTEMPTS} attempts: ${reason}. The USDC was sent back.`);
+    // The table moves into `error` once, so the USDC goes back exactly once.
     refund(ctx, tx, received, 'the Mobile Money payout failed');
   });
 }
@@ -564,13 +564,7 @@ function startPayoutAttempt(ctx: MockContext, tx: TransactionRecord, event: 'sta
 /** Sends the USDC of `payment` back to the wallet it came from, in full, and lists it on the transaction. */
 function refund(ctx: MockContext, tx: TransactionRecord, payment: StellarPaymentRecord, reason: string) {
   const back = sendPayment(ctx, { kind: 'transaction', id: tx.id }, { from: payment.to, to: payment.from, amount: payment.amount, memo: null });
-  const entry: TransactionRefund = {
-    stellar_transaction_id: back.hash,
-    refunded_payment: payment.hash,
-    amount: payment.amount,
-    reason,
-    status: 'pending',
-  };
+  const entry: TransactionRefund = { stellar_transaction_id: back.hash, refunded_payment: payment.hash, amount: payment.amount, reason, status: 'pending' };
   tx.refunds.push(entry);
 }
 
