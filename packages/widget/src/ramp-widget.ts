@@ -226,23 +226,18 @@ export class RampWidget extends LitElement {
   protected override render() {
     const title = this.flow == 'sell' ? 'Sell USDC' : 'Buy USDC';
     const wallet = this.#wallet;
-    return html`<button part="button" ?disabled=${this.#secret} @click=${this.open}><slot>${title}</slot></button>
-      ${this.flow == 'buy' && (!this.destination || wallet)
-        ? html`<button part="wallet" @click=${this.#connect}>
-            ${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}
-          </button>`
-        : nothing}
-      ${this.#error ? html`<p part="message" role="alert">${this.#error}</p>` : nothing}
-      ${this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing}
-      ${this.#open && !this.#win
-        ? html`<dialog part="dialog" aria-modal="true" aria-labelledby="title" @cancel=${this.#cancel}>
-            <header>
-              <h2 id="title">${title}</h2>
-              <button part="close" aria-label="Close" autofocus @click=${this.close}>×</button>
-            </header>
-            <iframe part="frame" title=${title} allow=${this.allow} src=${this.#url}></iframe>
-          </dialog>`
-        : nothing}`;
+    // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
+    return html`<button part="button" ?disabled=${this.#secret} @click=${this.open}><slot>${title}</slot></button> ${
+      this.flow == 'buy' && (!this.destination || wallet)
+        ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}</button>`
+        : nothing
+    }${this.#error ? html`<p part="message" role="alert">${this.#error}</p>` : nothing}${
+      this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing
+    }${
+      this.#open && !this.#win
+        ? html`<dialog part="dialog" aria-modal="true" aria-labelledby="title" @cancel=${this.#cancel}><header><h2 id="title">${title}</h2><button part="close" aria-label="Close" autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} src=${this.#url}></iframe></dialog>`
+        : nothing
+    }`;
   }
 
   get #dialog() {
