@@ -3,8 +3,7 @@
  * loads @stellar/stellar-sdk.
  *
  * ```ts
- * import { Keypair } from '@stellar/stellar-sdk';
- * import { AnchorClient } from '@sikaramp/sdk/anchor';
+ * import { AnchorClient, Keypair } from '@sikaramp/sdk/anchor';
  * const anchor = new AnchorClient({ anchorUrl, signer: Keypair.fromSecret(process.env.STELLAR_SECRET!) });
  * const { url, id } = await anchor.transfers.deposit({ merchant_id, session_id, session_token, api_key, user_id });
  * const final = await anchor.watchTransaction(id, { onStatus: (tx) => console.log(tx.status) });
@@ -303,6 +302,11 @@ function base64Length(text: string): number {
 
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
+/**
+ * @stellar/stellar-sdk's `Keypair`, re-exported so that a backend can make its `signer`
+ * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without depending on the Stellar SDK itself.
+ */
+export { Keypair } from '@stellar/stellar-sdk';
 export type { AnchorTransaction, WatchTransactionOptions } from '../resources/anchor/sep24.js';
 export { AnchorTransactionSchema, AnchorInteractiveParamsSchema, FINAL_TRANSACTION_STATUSES, AnchorTransfers } from '../resources/anchor/sep24.js';
 export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
