@@ -20,7 +20,10 @@ export interface AppDeps {
   feed: Feed;
   /** The page's widget bundle, by file name (see widget-bundle.ts). */
   widgetFiles: Map<string, Uint8Array>;
-  /** Where `waitForOrder` reads the time and sleeps. Default real time; tests pass the mock's manual clock. */
+  /**
+   * Where `waitForOrder` reads the time and sleeps, and the anchor client reads it. Default real
+   * time; tests pass the mock's manual clock.
+   */
   waitClock?: WaitClock;
 }
 
@@ -30,7 +33,7 @@ export function createApp({ config, db, feed, widgetFiles, waitClock }: AppDeps)
   const transactions = new Set<string>();
 
   app.use(webhookRoutes({ config, db, feed }));
-  app.use(widgetRoutes({ config, transactions }));
+  app.use(widgetRoutes({ config, transactions, clock: waitClock }));
   app.use(checkoutRoutes({ config, db }));
   app.use(rampOrderRoutes({ config, feed, clock: waitClock }));
   if (config.mockUrl) app.use(testModeRoutes({ config, transactions }));

@@ -3,6 +3,7 @@
  * (`pnpm demo`) fills it in by itself from the mock server it starts; against a real Sikaramp
  * sandbox, set these variables and run `pnpm --filter @sikaramp/example-merchant-express start`.
  */
+import { Keypair } from '@sikaramp/sdk/anchor';
 
 /** The environment variables this example reads, with what each one is. */
 export const ENVIRONMENT = {
@@ -12,6 +13,8 @@ export const ENVIRONMENT = {
   SIKARAMP_BASE_URL: 'widget backend and dashboard, {base_url}',
   SIKARAMP_RAMP_BASE_URL: 'ramp order API, {ramp_base_url} (default SIKARAMP_BASE_URL)',
   SIKARAMP_CHECKOUT_BASE_URL: 'checkout API, {checkout_base_url} (default SIKARAMP_BASE_URL)',
+  SIKARAMP_ANCHOR_URL: 'the anchor, {anchor_url}, where the status endpoint reads transactions (SEP-24)',
+  SIKARAMP_STELLAR_SECRET: "secret seed (S…) of this backend's own Stellar account, which signs in to the anchor (SEP-10); never logged (default a new account at each start)",
   SIKARAMP_PUBLIC_KEY: 'public key (…_public_…), allowed on PUBLIC_URL; the only key the page sees',
   SIKARAMP_SECRET_KEY: 'secret key (…_secret_…), server-side only',
   SIKARAMP_WEBHOOK_SECRET: 'secret of the order and payment webhooks (dashboard: webhook settings)',
@@ -37,6 +40,13 @@ export interface Config {
   baseUrl: string;
   rampBaseUrl: string;
   checkoutBaseUrl: string;
+  /** The anchor, `{anchor_url}`: the status endpoint reads transactions there. */
+  anchorUrl: string;
+  /**
+   * The Stellar account this backend signs in to the anchor with (SEP-10): from
+   * SIKARAMP_STELLAR_SECRET, else a new one made at start, which is enough to read transactions.
+   */
+  stellarAccount: Keypair;
   publicKey: string;
   secretKey: string;
   webhookSecret: string;
@@ -64,6 +74,7 @@ export interface Config {
 
 const REQUIRED: EnvironmentName[] = [
   'SIKARAMP_BASE_URL',
+  'SIKARAMP_ANCHOR_URL',
   'SIKARAMP_PUBLIC_KEY',
   'SIKARAMP_SECRET_KEY',
   'SIKARAMP_WEBHOOK_SECRET',
@@ -91,6 +102,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl,
     rampBaseUrl: trim(env.SIKARAMP_RAMP_BASE_URL ?? baseUrl),
     checkoutBaseUrl: trim(env.SIKARAMP_CHECKOUT_BASE_URL ?? baseUrl),
+    anchorUrl: trim(env.SIKARAMP_ANCHOR_URL!),
+    stellarAccount: env.SIKARAMP_STELLAR_SECRET ? stellarAccount(env.SIKARAMP_STELLAR_SECRET) : Keypair.random(),
     publicKey: env.SIKARAMP_PUBLIC_KEY!,
     secretKey: env.SIKARAMP_SECRET_KEY!,
     webhookSecret: env.SIKARAMP_WEBHOOK_SECRET!,
@@ -108,3 +121,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 const trim = (url: string) => url.replace(/\/+$/, '');
+
+function stellarAccount(seed: string): Keypair {
+  try {
+    return Keypair.fromSecret(seed);
+  } catch {
+    // Named, never shown: the value is a secret even when it is a wrong one.
+    throw new Error('SIKARAMP_STELLAR_SECRET is not a Stellar secret seed (S…, 56 characters).');
+  }
+}

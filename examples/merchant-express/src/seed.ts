@@ -5,6 +5,7 @@
  * code, the checkout key from the developer dashboard). Returns the shop's configuration.
  */
 import { CheckoutClient, MerchantClient, RampClient, WidgetClient } from '@sikaramp/sdk';
+import { Keypair } from '@sikaramp/sdk/anchor';
 import { DEMO_WALLET, type Config } from './config.ts';
 
 export interface SeedOptions {
@@ -83,6 +84,9 @@ export async function seedMock({ mockUrl, publicUrl, port, databasePath }: SeedO
       baseUrl: mockUrl,
       rampBaseUrl: mockUrl,
       checkoutBaseUrl: mockUrl,
+      // The mock serves the anchor under /anchor of the same port.
+      anchorUrl: `${mockUrl}/anchor`,
+      stellarAccount: Keypair.random(),
       publicKey,
       secretKey,
       webhookSecret,

@@ -67,6 +67,61 @@ describe('the page and the widget endpoint', () => {
   });
 });
 
+describe('the widget’s status endpoint', () => {
+  // A world of its own: these tests move the mock's clock 20 minutes ahead, past the 5 minutes
+  // the shop's webhook verification tolerates, which the other suites' webhooks would then fail.
+  let own: World;
+  beforeAll(async () => {
+    own = await startWorld();
+  }, 30_000);
+  afterAll(() => own?.close());
+
+  const start = async (body: unknown) =>
+    (await json(await own.shopFetch('/api/ramp/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).body;
+  const status = async (id: string) => json(await own.shopFetch(`/api/ramp/status?id=${encodeURIComponent(id)}`));
+
+  it('reports a buy’s status from the anchor as it moves, to completed', async () => {
+    const body = await start({ flow: 'buy', amount: 100, destination: own.config.customer.wallet });
+    const seen: string[] = [];
+    const look = async () => {
+      const res = await status(body.id);
+      expect(res).toMatchObject({ status: 200, body: { transaction: { id: body.id, kind: 'deposit' } } });
+      seen.push(res.body.transaction.status);
+    };
+    await look();
+    await own.control('POST', `/transactions/${body.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await look();
+    await own.control('POST', `/mobile-money/${body.id}/approve`);
+    await look();
+    await own.control('POST', '/clock/advance', { seconds: 2 });
+    await look();
+    await own.control('POST', '/clock/advance', { seconds: 5 });
+    await look();
+    expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed']);
+  });
+
+  it('shows a sell’s address and memo, and still answers once its 15-minute SEP-10 token has run out', async () => {
+    const body = await start({ flow: 'sell', amount: 10 });
+    await own.control('POST', `/transactions/${body.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    const waiting = await status(body.id);
+    expect(waiting.body.transaction).toMatchObject({
+      status: 'pending_user_transfer_start',
+      amount_in: '10.00',
+      withdraw_anchor_account: expect.stringMatching(/^G[A-Z2-7]{55}$/),
+      withdraw_memo: expect.any(String),
+    });
+    // The customer takes 20 minutes: the backend signs in to the anchor again, on the mock's clock.
+    await own.control('POST', '/clock/advance', { seconds: 20 * 60 });
+    expect(await status(body.id)).toMatchObject({ status: 200, body: { transaction: { id: body.id, status: 'pending_user_transfer_start' } } });
+  });
+
+  it('answers 404 for a transaction this backend did not start, and for no id', async () => {
+    const elsewhere = 'b3f1c7d2-0000-4000-8000-000000000000';
+    expect(await status(elsewhere)).toEqual({ status: 404, body: { error: 'no such transaction started here' } });
+    expect(await json(await own.shopFetch('/api/ramp/status'))).toEqual({ status: 404, body: { error: 'no such transaction started here' } });
+  });
+});
+
 describe('order webhooks: the raw body', () => {
   it('verifies and logs the signed order webhook the mock sends when a buy completes', async () => {
     const { body } = await json(await post('/api/ramp/session', { flow: 'buy', amount: 100, destination: world.config.customer.wallet }));
