@@ -11,10 +11,11 @@ export function shopPage(config: Config): string {
   const testMode = config.mockUrl !== undefined;
   const attr = (value: string) => `"${escapeHtml(value)}"`;
   // Popup mode keeps this page usable while the customer is in the flow: its statuses stay
-  // in view, and a sell's "send the USDC" step can be played from here in test mode.
+  // in view, and a sell's "send the USDC" step can be played from here in test mode. The popup
+  // posts each status; once the customer closes it early, the widget polls status-url instead.
   const widget = (flow: 'buy' | 'sell') =>
     `<ramp-widget data-api-key=${attr(config.publicKey)} flow="${flow}" mode="popup" session-url="/api/ramp/session"
-      api-base=${attr(config.baseUrl)}${flow === 'buy' ? ` destination=${attr(config.customer.wallet)}` : ''}></ramp-widget>`;
+      status-url="/api/ramp/status" api-base=${attr(config.baseUrl)}${flow === 'buy' ? ` destination=${attr(config.customer.wallet)}` : ''}></ramp-widget>`;
   const price = `${PRODUCT.currency} ${(PRODUCT.amount / 100).toFixed(2)}`;
   const phone = testPhone(config);
 

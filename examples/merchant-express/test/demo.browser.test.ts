@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../src/demo.ts';
 import { tempDatabase } from './helpers.ts';
@@ -94,6 +94,40 @@ describe('the demo in a browser', () => {
     await popup.close();
     mkdirSync(new URL('../../../docs/screenshots/', import.meta.url), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('follows a buy to completed after the customer closed its window early, by polling the status endpoint', { timeout: 60_000 }, async () => {
+    // What the shop's status endpoint answered the widget, in order: `id status`.
+    const polled: string[] = [];
+    const onResponse = async (response: Response) => {
+      if (new URL(response.url()).pathname !== '/api/ramp/status') return;
+      const { transaction } = (await response.json()) as { transaction: { id: string; status: string } };
+      polled.push(`${transaction.id} ${transaction.status}`);
+    };
+    page.on('response', onResponse);
+    try {
+      const session = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/ramp/session');
+      const popup = await startFlow('buy', '50');
+      const { id } = (await (await session).json()) as { id: string };
+      await expect.poll(() => statuses('buy-statuses'), WAIT).toContain('pending_user_transfer_start');
+      // The customer closes the window while the Mobile Money prompt is on their phone: no
+      // message can come any more, and the USDC has not been sent yet.
+      await popup.close();
+      expect(await statuses('buy-statuses')).not.toContain('completed');
+      // Until now the window's messages sufficed: nothing was polled.
+      expect(polled).toEqual([]);
+
+      // The widget looks every 5 s (poll-interval): twice at most once the chain has confirmed.
+      await expect.poll(async () => (await statuses('buy-statuses')).at(-1), { timeout: 20_000 }).toBe('completed');
+      await expect.poll(() => polled.at(-1), WAIT).toBe(`${id} completed`);
+      expect(polled.every((line) => line.startsWith(`${id} `))).toBe(true);
+      // Polling may miss a short status, never repeat or reorder one.
+      const order = ['incomplete', 'pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed'];
+      const seen = (await statuses('buy-statuses')).map((status) => order.indexOf(status!));
+      expect(seen).toEqual([...new Set(seen)].sort());
+    } finally {
+      page.off('response', onResponse);
+    }
   });
 
   it('completes a sell: address and memo on the page, the USDC paid from its button', { timeout: 60_000 }, async () => {
