@@ -348,7 +348,7 @@ export class RampWidget extends LitElement {
   async #connect() {
     this.#error = '';
     try {
-      const { default: freighter } = await import('@stellar/freighter-api');
+      const freighter = await import('./freighter.js');
       if (!(await freighter.isConnected()).isConnected) {
         throw Error('Freighter is not installed. Add the extension, or enter your address in the next step.');
       }
