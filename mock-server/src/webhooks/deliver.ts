@@ -69,16 +69,18 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   const headers = await signHeaders(ctx, delivery, Math.floor(sentAt / 1000));
   const record: DeliveryRecord['attempts'][number] = { at: iso(sentAt) };
   delivery.attempts.push(record);
-  const timeout = delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS);
   try {
+    // The signal goes to fetch itself too: the copy a Request makes of it can be garbage-collected, and the timeout with it.
     const res = await fetch(
       bypass(delivery.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'sikaramp-mock-webhooks', ...headers },
         body: delivery.body,
-        signal: AbortSignal.timeout(timeout),
+        signal,
         redirect: 'manual',
       }),
+      { signal },
     );
     record.status = res.status;
     await res.body?.cancel();
