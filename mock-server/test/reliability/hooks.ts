@@ -11,6 +11,8 @@ export interface Hit {
   headers: IncomingHttpHeaders;
   /** The raw body, exactly as sent. */
   body: string;
+  /** Held requests: how long the sender waited before giving up, ms of real time. */
+  abandonedAfterMs?: number;
 }
 
 /** What the endpoint does with the next requests: answer a status, drop the connection, or hold it open unanswered. */
@@ -22,31 +24,47 @@ export interface HookEndpoint {
   behaviour: Behaviour;
   /** Held (unanswered) requests, to release or drop later. */
   held: ServerResponse[];
+  /** Stops listening: connections are refused until `up()`. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startHookEndpoint(): Promise<HookEndpoint> {
-  const endpoint: HookEndpoint = { url: '', hits: [], behaviour: 200, held: [], close: async () => {} };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      endpoint.hits.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const hit: Hit = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      endpoint.hits.push(hit);
       const { behaviour } = endpoint;
-      if (behaviour === 'reset') req.socket.destroy();
-      else if (behaviour === 'hang') endpoint.held.push(res);
-      else res.writeHead(behaviour).end();
+      if (behaviour === 'reset') return void req.socket.destroy();
+      if (typeof behaviour === 'number') return void res.writeHead(behaviour).end();
+      const since = performance.now();
+      res.on('close', () => (hit.abandonedAfterMs = performance.now() - since));
+      endpoint.held.push(res);
     });
   });
   server.keepAliveTimeout = 1_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  endpoint.close = () =>
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const stop = () =>
     new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       server.close(() => resolve());
       server.closeAllConnections();
     });
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
+  const endpoint: HookEndpoint = {
+    url: `http://127.0.0.1:${port}/hooks`,
+    hits: [],
+    behaviour: 200,
+    held: [],
+    down: stop,
+    up: () => listen(port),
+    close: stop,
+  };
   return endpoint;
 }
 
