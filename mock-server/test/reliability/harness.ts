@@ -95,7 +95,9 @@ export function expectRefusal(style: Style, answer: Answer, secrets: readonly st
     expect(Object.keys(body.meta).sort(), where).toEqual(['request_id', 'timestamp']);
     message = body.error.message;
   } else if (style === 'sep') {
-    expect(Object.keys(body), where).toEqual(['error']);
+    // SEP-24: a missing or expired token also says `type: authentication_required`.
+    if (status === 403 && 'type' in body) expect(body.type, where).toBe('authentication_required');
+    expect(Object.keys(body).filter((k) => k !== 'type'), where).toEqual(['error']);
     message = body.error;
   } else if (style === 'checkout') {
     expect(Object.keys(body).sort(), where).toEqual(['error', 'message']);
