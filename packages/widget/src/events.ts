@@ -66,7 +66,7 @@ export interface RampSession {
 export type RampErrorCode =
   /** `data-api-key` holds a secret key: nothing was sent. Rotate that key. */
   | 'secret_key'
-  /** The widget config could not be read (network, unknown key, page origin not allowed). */
+  /** The widget config could not be read (no `api-base`, network, unknown key, page origin not allowed). */
   | 'config_failed'
   /** The merchant backend gave no `{ url, id }`. */
   | 'session_failed'
