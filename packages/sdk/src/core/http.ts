@@ -75,6 +75,8 @@ export interface Call<S extends z.ZodType> extends IdempotentRequestOptions {
   unwrap?: boolean;
   /** Send the surface's credentials. Default true. */
   auth?: boolean;
+  /** Told why an attempt is about to be repeated (a ConnectionError or an ApiError), so that a later answer can be read in that light. */
+  onRetry?: (reason: unknown) => void;
 }
 
 interface Received {
@@ -130,6 +132,7 @@ export class HttpCore {
         received = await this.#attempt(method, path, call);
       } catch (error) {
         if (!(error instanceof ConnectionError) || !retryable || retry >= maxRetries) throw error;
+        call.onRetry?.(error);
         await sleep(retryDelayMs(retry++), call.signal);
         continue;
       }
@@ -146,6 +149,7 @@ export class HttpCore {
       const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
       // A conflict is never retried unchanged, whatever status carried it.
       if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError) throw error;
+      call.onRetry?.(error);
       await sleep(retryDelayMs(retry++, response.headers), call.signal);
     }
   }

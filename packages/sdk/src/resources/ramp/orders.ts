@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ConflictError } from '../../core/errors.js';
+import { ConflictError, RateLimitError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
@@ -181,11 +181,14 @@ export class RampOrders extends Resource {
     const body = parseInput(RampOrderCreateParamsSchema, params);
     const { idempotencyKey: given, ...request } = opts;
     const idempotencyKey = given === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, given, 'idempotencyKey');
+    // Whether an attempt of this call may have created the order and lost its answer (anything but a 429, which acts on nothing).
+    let lost = false;
+    const onRetry = (reason: unknown) => void (lost ||= !(reason instanceof RateLimitError));
     try {
-      return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: RampOrderSchema });
+      return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: RampOrderSchema, onRetry });
     } catch (error) {
-      // A fresh key can only meet an order this very call created: a retry after the answer was lost.
-      if (given === undefined && error instanceof DuplicateOrderError && error.reference) return this.get(error.reference, request);
+      // A fresh key can only meet an order this very call created; any key can after this call's own answer was lost.
+      if ((given === undefined || lost) && error instanceof DuplicateOrderError && error.reference) return this.get(error.reference, request);
       throw error;
     }
   }
