@@ -1,0 +1,122 @@
+/**
+ * `pnpm --filter @sikaramp/mock-server bench`: the standalone mock server (built, in a process
+ * of its own) under a bounded local load with autocannon on 127.0.0.1, against a bare node:http
+ * server answering a fixed JSON in the same run. Every request must be answered (no errors,
+ * no timeouts, no non-2xx); requests per second and p99 latency are reported as ratios to
+ * the bare server, which is what stays comparable from one machine to another.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+
+/** Load of one measurement: connections kept busy for this many seconds. */
+const CONNECTIONS = 10;
+const SECONDS = 3;
+
+const dist = new URL('../dist/index.js', import.meta.url).href;
+
+const mockScript = `
+import { startMockServer } from ${JSON.stringify(dist)};
+const server = await startMockServer({ port: 0, host: '127.0.0.1', clock: 'manual', seed: 1 });
+console.log(server.url);
+`;
+
+// The size of the mock's answers, so that both servers write about as many bytes.
+const bareScript = `
+import { createServer } from 'node:http';
+const body = JSON.stringify({ success: true, data: { id: 'cs_0123456789abcdef0123456789abcdef', reference: 'PAY-20260101-0123456789AB', status: 'completed', amount: 10000, final_amount: 10000, currency: 'GHS', meta: { order_id: 'A-1' }, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', expires_at: '2026-01-01T00:30:00.000Z' } });
+const server = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(body));
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+`;
+
+async function serve(script: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { url: chunk.toString().trim(), child };
+}
+
+interface Target {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface Measured {
+  rps: number;
+  p99: number;
+  total: number;
+  failures: string[];
+}
+
+async function measure(origin: string, t: Target): Promise<Measured> {
+  const r = await autocannon({ url: `${origin}${t.path}`, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: SECONDS, timeout: 5 });
+  const failures = [
+    r.errors > 0 && `${r.errors} errors`,
+    r.timeouts > 0 && `${r.timeouts} timeouts`,
+    r.non2xx > 0 && `${r.non2xx} non-2xx (${JSON.stringify(r.statusCodeStats)})`,
+  ].filter((f): f is string => typeof f === 'string');
+  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, failures };
+}
+
+async function json(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${await res.text()}`);
+  return res.json() as Promise<any>;
+}
+
+const mock = await serve(mockScript);
+const bare = await serve(bareScript);
+let failed = false;
+try {
+  // A checkout key and one payment to look up, through the mock's own API.
+  const { key } = await json(`${mock.url}/_mock/checkout/keys`, { method: 'POST', body: '{}' });
+  const payment = JSON.stringify({ type: 'checkout', amount: 10_000, currency: 'GHS', recipient: { name: 'Ama Mensah', email: 'ama@example.com' }, redirect_url: 'https://shop.example/return', meta: { order_id: 'A-1' } });
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { data } = await json(`${mock.url}/api/v1/developer/payments`, { method: 'POST', headers: auth, body: payment });
+  await json(`${mock.url}/_mock/checkout/${data.reference}/complete`, { method: 'POST', body: JSON.stringify({ status: 'completed' }) });
+
+  // The lookup first: every creation below adds a payment the lookups would then search past.
+  const targets: Target[] = [
+    { name: 'GET /api/v1/developer/payments/{ref} (order lookup)', method: 'GET', path: `/api/v1/developer/payments/${data.session_id}`, headers: {} },
+    { name: 'POST /api/v1/developer/payments (checkout create, no Idempotency-Key)', method: 'POST', path: '/api/v1/developer/payments', headers: auth, body: payment },
+  ];
+
+  console.log(`@sikaramp/mock-server bench, node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, 127.0.0.1; the bare server answers a fixed JSON of the same size\n`);
+  const rows: string[][] = [];
+  for (const target of targets) {
+    // Bare right before the mock, so that both see the machine in the same state.
+    const base = await measure(bare.url, target);
+    const got = await measure(mock.url, target);
+    if (got.failures.length > 0 || base.failures.length > 0) failed = true;
+    rows.push([
+      target.name,
+      `${got.rps.toFixed(0)} / ${base.rps.toFixed(0)}`,
+      (got.rps / base.rps).toFixed(2),
+      `${got.p99} / ${base.p99}`,
+      (got.p99 / Math.max(base.p99, 1)).toFixed(1),
+      String(got.total),
+      got.failures.join(', ') || 'none',
+    ]);
+  }
+  table(['endpoint', 'req/s mock / bare', 'req/s ratio', 'p99 ms mock / bare', 'p99 ratio', 'requests', 'unanswered or failed'], rows);
+} finally {
+  mock.child.kill();
+  bare.child.kill();
+}
+if (failed) {
+  console.error('\nFAILED: some requests were not answered with a 2xx.');
+  process.exitCode = 1;
+}
+
+function table(head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log([line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n'));
+}
