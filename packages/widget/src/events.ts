@@ -1,6 +1,6 @@
 /** The types that `<ramp-widget>` exchanges with the page. Types only: nothing here ships code. */
 
-/** A SEP-24 transaction status. `error` and `failed` both mean the transaction failed. */
+/** A SEP-24 transaction status. `error` and `failed` both mean the transaction failed; from `completed` on, each is final. */
 export type RampStatus =
   | 'incomplete'
   | 'pending_user_transfer_start'
@@ -12,7 +12,10 @@ export type RampStatus =
   | 'expired'
   | 'error'
   | 'failed'
-  | 'refunded';
+  | 'refunded'
+  | 'no_market'
+  | 'too_small'
+  | 'too_large';
 
 /**
  * A SEP-24 transaction, as the interactive page posts it (`{ transaction }`) and as the
@@ -72,7 +75,7 @@ export type RampErrorCode =
   | 'session_failed'
   /** The browser blocked the popup; a "Continue" button is shown. */
   | 'popup_blocked'
-  /** The transaction ended in `error`, `failed`, `expired` or `refunded`. */
+  /** The transaction ended in a final status other than `completed` (`error`, `failed`, `expired`, `refunded`, `no_market`, `too_small`, `too_large`). */
   | 'transaction_failed'
   /** Freighter is not installed, or the customer refused access. */
   | 'wallet_unavailable';

@@ -8,13 +8,13 @@ import type {
   RampWidgetConfig,
 } from './events.js';
 import { styles } from './ramp-widget.styles.js';
+import { FINAL } from './sep24.js';
 
 /** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
 export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
 
 /** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
 const PENDING = 'ramp-widget:';
-const TERMINAL = /^(completed|error|failed|expired|refunded)$/;
 
 /** The focused element, looked up through open shadow roots, so focus can go back to it. */
 function focused(): HTMLElement | null {
@@ -296,7 +296,7 @@ export class RampWidget extends LitElement {
     const { status } = transaction;
     this.#tx = transaction;
     this.#emit('ramp-status', { transaction });
-    if (!TERMINAL.test(status)) return;
+    if (!FINAL.test(status)) return;
     pending(this.flow, null);
     if (status == 'completed') this.#emit('ramp-complete', { transaction });
     else this.#fail('transaction_failed', transaction.message ?? status, transaction);
@@ -305,7 +305,7 @@ export class RampWidget extends LitElement {
   /** Polls your backend while the transaction is unfinished and no window can send messages. */
   #poll() {
     const id = this.#id;
-    if (!this.isConnected || !id || TERMINAL.test(this.#tx?.status ?? '')) return;
+    if (!this.isConnected || !id || FINAL.test(this.#tx?.status ?? '')) return;
     if (!this.getStatus && !this.statusUrl) return;
     this.#timer = setTimeout(async () => {
       try {
