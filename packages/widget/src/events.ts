@@ -55,7 +55,11 @@ export interface RampSessionRequest {
   asset: string;
   /** Buy: the Stellar address to receive the USDC, when the page or Freighter gave one. */
   destination?: string;
-  /** Language of the flow (BCP 47), from the element's or the page's `lang`: pass it on as `lang` when you start the transaction. */
+  /**
+   * Language of the flow, from the element's or the page's `lang`, in the form the service takes
+   * (`fr`, `fr-gh`; `zh-Hant-TW` becomes `zh`; absent for a language without a two-letter code,
+   * such as `fil`: the flow is then in English). Pass it on as `lang` when you start the transaction.
+   */
   lang?: string;
 }
 

@@ -8,7 +8,7 @@ import type {
   RampWidgetConfig,
 } from './events.js';
 import { styles } from './ramp-widget.styles.js';
-import { FINAL } from './sep24.js';
+import { FINAL, langParam } from './sep24.js';
 
 /** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
 export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
@@ -158,7 +158,7 @@ export class RampWidget extends LitElement {
       asset: this.asset,
       destination: this.destination || undefined,
       // Your backend passes it on when it starts the transaction, so the page opens in it.
-      lang: (this.closest('[lang]') as HTMLElement | null)?.lang || undefined,
+      lang: langParam((this.closest('[lang]') as HTMLElement | null)?.lang),
     };
     let session: RampSession;
     try {

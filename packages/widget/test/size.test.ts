@@ -3,12 +3,13 @@ import { bundlePage, gzipSize } from './helpers/dist.js';
 
 /**
  * The budget CI holds us to, bytes minified and gzipped, Lit included: the last measured figure
- * (8,264 B) rounded up to the next 100 B, so that a regression fails. Lower it when you save.
+ * (8,326 B, once the widget sent a `lang` the service takes) rounded up to the next 100 B, so
+ * that a regression fails. Lower it when you save.
  */
-const BUDGET_BYTES = 8_300;
+const BUDGET_BYTES = 8_400;
 
 describe('size', () => {
-  it('keeps what every page downloads (component and Lit) within 8,300 B gzipped', async () => {
+  it('keeps what every page downloads (component and Lit) within 8,400 B gzipped', async () => {
     const bundle = await bundlePage();
     const eager = gzipSize(bundle, bundle.eager);
     const freighter = gzipSize(bundle, bundle.lazy);
