@@ -123,7 +123,7 @@ export class AnchorTransfers extends Resource {
    * `no_market`, `too_small`, `too_large`). Only `completed` is a success.
    */
   async watch(id: string, options: WatchTransactionOptions = {}): Promise<AnchorTransaction> {
-    const { interval = TRANSACTION_POLL_SECONDS, maxDuration, onStatus, ...request } = options;
+    const { interval = TRANSACTION_POLL_SECONDS, maxDuration, onStatus, clock, ...request } = options;
     return poll({
       fetch: (signal) => this.get(id, { ...request, signal }),
       status: (tx) => tx.status,
@@ -132,6 +132,7 @@ export class AnchorTransfers extends Resource {
       defaultMaxDuration: TRANSACTION_WATCH_SECONDS,
       maxDuration,
       onStatus,
+      clock,
       signal: request.signal,
     });
   }
