@@ -28,6 +28,8 @@ export function parseProvider(value: string): ProviderId | undefined {
 
 /** A prompt nobody answers times out after this long, seconds. */
 export const PROMPT_TIMEOUT_SECONDS = 120;
+/** How long a payout takes when auto-advance does not set it, seconds. */
+export const DEFAULT_PAYOUT_SECONDS = 5;
 
 export interface Owner {
   kind: OwnerKind;
@@ -36,7 +38,8 @@ export interface Owner {
   reference?: string;
 }
 
-export interface CollectionRecord {
+/** What a prompt and a payout share: who started it, whose phone, how much. */
+interface RailRecord {
   id: string;
   merchant_id: string;
   owner: Owner;
@@ -44,40 +47,44 @@ export interface CollectionRecord {
   phone: string;
   /** GHS. */
   amount: number;
-  status: 'pending' | 'approved' | 'declined' | 'timed_out';
   /** The provider's reference for the payment. */
   provider_ref: string;
   created_at: string;
   settled_at?: string;
 }
 
-export interface PayoutRecord {
-  id: string;
-  merchant_id: string;
-  owner: Owner;
-  provider: ProviderId;
-  phone: string;
-  /** GHS. */
-  amount: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  failure_reason?: string;
-  provider_ref: string;
-  created_at: string;
-  settled_at?: string;
+export interface CollectionRecord extends RailRecord {
+  status: 'pending' | 'approved' | 'declined' | 'timed_out';
 }
 
-type Start<T> = Omit<T, 'id' | 'status' | 'provider_ref' | 'created_at' | 'settled_at' | 'failure_reason'>;
+export interface PayoutRecord extends RailRecord {
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_reason?: string;
+}
 
-/** Sends a payment prompt to the customer's phone. */
-export function startCollection(ctx: MockContext, input: Start<CollectionRecord>): CollectionRecord {
-  const now = ctx.clock.now();
-  const record: CollectionRecord = {
+/** What the owner gives to start a prompt or a payout. */
+type Start = Pick<RailRecord, 'merchant_id' | 'owner' | 'provider' | 'phone' | 'amount'>;
+
+/** A new pending record on the rail: its id (`prefix_<uuid>`) and the provider's reference. */
+function pending(ctx: MockContext, prefix: 'mmc' | 'mmp', input: Start, now: number) {
+  return {
     ...input,
-    id: `mmc_${ctx.random.uuid()}`,
-    status: 'pending',
+    id: `${prefix}_${ctx.random.uuid()}`,
+    status: 'pending' as const,
     provider_ref: `${input.provider.toUpperCase()}-${ctx.random.digits(10)}`,
     created_at: iso(now),
   };
+}
+
+/** The record with this id, else the newest one whose owner has this id or reference (control calls name either). */
+function findByIdOrOwner<R extends { owner: Owner }>(records: Map<string, R>, id: string): R | undefined {
+  return records.get(id) ?? [...records.values()].reverse().find((r) => r.owner.id === id || r.owner.reference === id);
+}
+
+/** Sends a payment prompt to the customer's phone. */
+export function startCollection(ctx: MockContext, input: Start): CollectionRecord {
+  const now = ctx.clock.now();
+  const record: CollectionRecord = pending(ctx, 'mmc', input, now);
   ctx.store.mobileMoney.collections.set(record.id, record);
   const auto = ctx.options.autoAdvance;
   if (auto) ctx.clock.schedule(now + auto.mobileMoneySeconds * 1000, () => settleIfPending(ctx, record.id, 'approved'));
@@ -91,8 +98,7 @@ function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'ti
 
 /** Finds a collection by its id, or the newest one of an owner (transaction id, order id or reference). */
 export function findCollection(ctx: MockContext, id: string): CollectionRecord {
-  const all = [...ctx.store.mobileMoney.collections.values()];
-  const found = all.find((c) => c.id === id) ?? all.reverse().find((c) => c.owner.id === id || c.owner.reference === id);
+  const found = findByIdOrOwner(ctx.store.mobileMoney.collections, id);
   if (!found) throw notFound('Mobile Money prompt');
   return found;
 }
@@ -112,15 +118,9 @@ export async function settleCollection(
 }
 
 /** Starts a disbursement; it succeeds after `payoutSeconds` of clock time unless failed first. */
-export function startPayout(ctx: MockContext, input: Start<PayoutRecord>): PayoutRecord {
+export function startPayout(ctx: MockContext, input: Start): PayoutRecord {
   const now = ctx.clock.now();
-  const record: PayoutRecord = {
-    ...input,
-    id: `mmp_${ctx.random.uuid()}`,
-    status: 'pending',
-    provider_ref: `${input.provider.toUpperCase()}-${ctx.random.digits(10)}`,
-    created_at: iso(now),
-  };
+  const record: PayoutRecord = pending(ctx, 'mmp', input, now);
   ctx.store.mobileMoney.payouts.set(record.id, record);
   const seconds = ctx.options.autoAdvance ? ctx.options.autoAdvance.payoutSeconds : DEFAULT_PAYOUT_SECONDS;
   ctx.clock.schedule(now + seconds * 1000, async () => {
@@ -130,12 +130,9 @@ export function startPayout(ctx: MockContext, input: Start<PayoutRecord>): Payou
   return record;
 }
 
-/** How long a payout takes when auto-advance does not set it, seconds. */
-export const DEFAULT_PAYOUT_SECONDS = 5;
-
+/** Finds a payout by its id, or the newest one of an owner (transaction id, order id or reference). */
 export function findPayout(ctx: MockContext, id: string): PayoutRecord {
-  const all = [...ctx.store.mobileMoney.payouts.values()];
-  const found = all.find((p) => p.id === id) ?? all.reverse().find((p) => p.owner.id === id || p.owner.reference === id);
+  const found = findByIdOrOwner(ctx.store.mobileMoney.payouts, id);
   if (!found) throw notFound('payout');
   return found;
 }
