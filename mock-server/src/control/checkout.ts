@@ -17,7 +17,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import type { CheckoutOrganization, GatewayHold, OrganizationStatus } from '../state/checkout.js';
 import { findCheckoutKey, issueCheckoutKey } from '../handlers/checkout/auth.js';
-import { findSession, sessionBody, settleSession } from '../handlers/gateway/gateway.js';
+import { findCheckoutSession, sessionBody, settleSession } from '../handlers/gateway/gateway.js';
 
 const KeySchema = z.object({
   /** Issued before the checkout route existed: 401 there until rotated once. */
@@ -109,7 +109,7 @@ export function checkoutControl(ctx: MockContext) {
     },
     /** Sets a session's outcome, as the customer's choice on the hosted page does. */
     complete(reference: string, status: z.infer<typeof CompleteSchema>['status'], finalAmount?: number) {
-      const session = findSession(ctx, reference);
+      const session = findCheckoutSession(ctx, reference);
       if (!session) throw notFound('checkout session');
       return sessionBody(settleSession(ctx, session, status, finalAmount)).data;
     },

@@ -9,7 +9,7 @@ import type { MockContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import type { CheckoutSessionStatus } from '../../machines/checkout-session.js';
 import type { GatewaySession } from '../../state/checkout.js';
-import { findSession, settleSession } from '../gateway/gateway.js';
+import { findCheckoutSession, settleSession } from '../gateway/gateway.js';
 
 /** The page's buttons and the status each one sets. */
 export const OUTCOMES = { succeed: 'completed', fail: 'failed', cancel: 'cancelled' } as const satisfies Record<
@@ -77,12 +77,12 @@ export function pageHandlers(ctx: MockContext) {
   const path = `${ctx.urls.gateway}/checkout/:sessionId`;
   return [
     http.get(path, ({ params }) => {
-      const session = findSession(ctx, String(params.sessionId));
+      const session = findCheckoutSession(ctx, String(params.sessionId));
       if (!session) return gone();
       return session.status === 'pending' || session.status === 'failed' ? checkoutForm(session) : finished(session);
     }),
     http.post(path, async ({ request, params }) => {
-      const session = findSession(ctx, String(params.sessionId));
+      const session = findCheckoutSession(ctx, String(params.sessionId));
       if (!session) return gone();
       const outcome = new URLSearchParams(await request.text()).get('outcome');
       if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'cancel') {

@@ -12,7 +12,7 @@ import { HttpError } from '../../http/errors.js';
 import type { GatewaySession } from '../../state/checkout.js';
 
 /** How long a customer can pay a session, seconds; afterwards a still `pending` session is gone (404). */
-export const SESSION_TTL_SECONDS = 30 * 60;
+export const CHECKOUT_SESSION_TTL_SECONDS = 30 * 60;
 
 /** `Retry-After` of the gateway's own rate limit, seconds (only the earlier routes show it). */
 export const GATEWAY_RETRY_AFTER_SECONDS = 30;
@@ -58,7 +58,7 @@ export async function createSession(ctx: MockContext, input: GatewayCreateInput)
     checkout_url: `${ctx.urls.gateway}/checkout/${id}`,
     created_at: iso(now),
     updated_at: iso(now),
-    expires_at: now + SESSION_TTL_SECONDS * 1000,
+    expires_at: now + CHECKOUT_SESSION_TTL_SECONDS * 1000,
   };
   ctx.store.checkout.sessions.set(id, session);
   return session;
@@ -75,13 +75,13 @@ export function creationBody(session: GatewaySession) {
 /** Looks a session up by session reference or gateway reference, as the gateway API does. */
 export function fetchSession(ctx: MockContext, ref: string): GatewaySession {
   consumeFault(ctx);
-  const session = findSession(ctx, ref);
+  const session = findCheckoutSession(ctx, ref);
   if (!session) throw new GatewayError(404, 'NOT_FOUND', 'session not found or invalid');
   return session;
 }
 
 /** A live session by either reference, without consuming a fault (the hosted page and control use it). */
-export function findSession(ctx: MockContext, ref: string): GatewaySession | undefined {
+export function findCheckoutSession(ctx: MockContext, ref: string): GatewaySession | undefined {
   const sessions = ctx.store.checkout.sessions;
   const session = sessions.get(ref) ?? [...sessions.values()].find((s) => s.reference === ref);
   if (!session) return undefined;
