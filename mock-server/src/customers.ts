@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { isoNano } from './clock.js';
 import type { MockContext } from './context.js';
+import { HttpError, notFound } from './http/errors.js';
 import type { CustomerRecord, CustomerStatus } from './store.js';
 
 export const PROCESSING_SECONDS = 60;
@@ -124,6 +125,28 @@ function scheduleReview(ctx: MockContext, id: string) {
     const c = ctx.store.customers.get(id);
     if (c?.status === 'PROCESSING') setCustomerStatus(ctx, c, 'ACCEPTED');
   });
+}
+
+/** The owner's customer with this id (owner: a merchant id, or `stellar:<account>`); 404 NOT_FOUND for another owner's or a deleted one. */
+export function findCustomerOf(ctx: MockContext, ownerId: string, id: string): CustomerRecord {
+  const customer = ctx.store.customers.get(id);
+  if (!customer || customer.merchant_id !== ownerId) throw notFound('customer');
+  return customer;
+}
+
+/** Like findCustomerOf, and 403 KYC_NOT_APPROVED unless the customer is ACCEPTED. */
+export function findAcceptedCustomer(ctx: MockContext, ownerId: string, id: string): CustomerRecord {
+  const customer = findCustomerOf(ctx, ownerId, id);
+  if (customer.status !== 'ACCEPTED') {
+    throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
+  }
+  return customer;
+}
+
+/** Deletes the customer with its widget sessions, so that the id is unusable afterwards. */
+export function deleteCustomer(ctx: MockContext, customer: CustomerRecord): void {
+  ctx.store.customers.delete(customer.id);
+  for (const [id, session] of ctx.store.sessions) if (session.user_id === customer.id) ctx.store.sessions.delete(id);
 }
 
 export function setCustomerStatus(ctx: MockContext, customer: CustomerRecord, status: CustomerStatus) {

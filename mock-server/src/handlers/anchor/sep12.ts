@@ -6,11 +6,18 @@
  */
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../../context.js';
-import { CUSTOMER_FIELDS, CustomerInputSchema, customerView, CustomerUpdateSchema, updateCustomer, upsertCustomer } from '../../customers.js';
+import {
+  CUSTOMER_FIELDS,
+  CustomerInputSchema,
+  customerView,
+  CustomerUpdateSchema,
+  deleteCustomer,
+  findCustomerOf,
+  updateCustomer,
+  upsertCustomer,
+} from '../../customers.js';
 import { parse } from '../../http/body.js';
-import { notFound } from '../../http/errors.js';
 import { route } from '../../http/respond.js';
-import type { CustomerRecord } from '../../store.js';
 import { readFields } from './fields.js';
 import { requireSep10, type Sep10Client } from './sep10.js';
 
@@ -33,11 +40,6 @@ const REQUIRED_FIELDS = (['first_name', 'last_name', 'email_address'] as const).
  */
 export function sep12Handlers(ctx: MockContext) {
   const base = `${ctx.urls.anchor}/customer`;
-  const own = (owner: string, id: string): CustomerRecord => {
-    const customer = ctx.store.customers.get(id);
-    if (!customer || customer.merchant_id !== owner) throw notFound('customer');
-    return customer;
-  };
   return [
     http.put(
       base,
@@ -45,7 +47,7 @@ export function sep12Handlers(ctx: MockContext) {
         const owner = ownerOf(ctx, await requireSep10(ctx, request));
         const fields = await readFields(request);
         if (typeof fields.id === 'string' && fields.id !== '') {
-          const customer = own(owner, fields.id);
+          const customer = findCustomerOf(ctx, owner, fields.id);
           updateCustomer(ctx, customer, parse(CustomerUpdateSchema, fields));
           return HttpResponse.json({ id: customer.id }, { status: 202 });
         }
@@ -58,7 +60,7 @@ export function sep12Handlers(ctx: MockContext) {
       route(ctx, 'sep', async ({ request }) => {
         const owner = ownerOf(ctx, await requireSep10(ctx, request));
         const id = new URL(request.url).searchParams.get('id');
-        if (id) return HttpResponse.json(customerView(own(owner, id)));
+        if (id) return HttpResponse.json(customerView(findCustomerOf(ctx, owner, id)));
         const newest = [...ctx.store.customers.values()].filter((c) => c.merchant_id === owner).at(-1);
         if (newest) return HttpResponse.json(customerView(newest));
         return HttpResponse.json({ status: 'NEEDS_INFO', fields: Object.fromEntries(REQUIRED_FIELDS) });
@@ -68,9 +70,8 @@ export function sep12Handlers(ctx: MockContext) {
       `${base}/:id`,
       route(ctx, 'sep', async ({ request, params }) => {
         const owner = ownerOf(ctx, await requireSep10(ctx, request));
-        const customer = own(owner, String(params.id));
-        ctx.store.customers.delete(customer.id);
-        for (const [id, session] of ctx.store.sessions) if (session.user_id === customer.id) ctx.store.sessions.delete(id);
+        const customer = findCustomerOf(ctx, owner, String(params.id));
+        deleteCustomer(ctx, customer);
         return HttpResponse.json({ message: `customer ${customer.id} deleted` });
       }),
     ),

@@ -14,8 +14,9 @@
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
+import { findAcceptedCustomer } from '../../customers.js';
 import { findKey, findSession, requirePermission } from '../../http/auth.js';
-import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { parse } from '../../http/body.js';
 import { route } from '../../http/respond.js';
 import type { MerchantRecord, SessionRecord } from '../../store.js';
@@ -114,11 +115,7 @@ export async function startInteractive(
 
   if (session && f.user_id && f.user_id !== session.user_id) throw forbidden("user_id: not the session's customer");
   const userId = f.user_id ?? session?.user_id;
-  const customer = userId ? ctx.store.customers.get(userId) : undefined;
-  if (userId && (!customer || customer.merchant_id !== owner)) throw notFound('customer');
-  if (customer && customer.status !== 'ACCEPTED') {
-    throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
-  }
+  const customer = userId ? findAcceptedCustomer(ctx, owner, userId) : undefined;
 
   const destination = f.account ?? (options.defaultAccount === false ? undefined : client.account);
   const { transaction, url } = await createTransaction(ctx, {

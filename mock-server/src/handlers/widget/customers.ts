@@ -1,11 +1,9 @@
 import { http } from 'msw';
 import type { MockContext } from '../../context.js';
-import { CustomerInputSchema, customerView, upsertCustomer } from '../../customers.js';
+import { CustomerInputSchema, customerView, deleteCustomer, findCustomerOf, upsertCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
 import { requireKey } from '../../http/auth.js';
-import { notFound } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
-import type { MerchantRecord } from '../../store.js';
 
 /**
  * Customers (KYC) with the secret key: `POST /api/v1/widget/customer` (201 `{id, status}`
@@ -15,11 +13,6 @@ import type { MerchantRecord } from '../../store.js';
  */
 export function customerHandlers(ctx: MockContext) {
   const base = `${ctx.urls.base}/api/v1/widget/customer`;
-  const own = (merchant: MerchantRecord, id: string) => {
-    const customer = ctx.store.customers.get(id);
-    if (!customer || customer.merchant_id !== merchant.id) throw notFound('customer');
-    return customer;
-  };
   return [
     http.post(
       base,
@@ -34,17 +27,14 @@ export function customerHandlers(ctx: MockContext) {
       `${base}/:id`,
       route(ctx, 'envelope', async ({ request, params }) => {
         const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
-        return ok(ctx, customerView(own(merchant, String(params.id))));
+        return ok(ctx, customerView(findCustomerOf(ctx, merchant.id, String(params.id))));
       }),
     ),
     http.delete(
       `${base}/:id`,
       route(ctx, 'envelope', async ({ request, params }) => {
         const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
-        const customer = own(merchant, String(params.id));
-        ctx.store.customers.delete(customer.id);
-        // The id is unusable afterwards: its sessions go with it.
-        for (const [id, session] of ctx.store.sessions) if (session.user_id === customer.id) ctx.store.sessions.delete(id);
+        deleteCustomer(ctx, findCustomerOf(ctx, merchant.id, String(params.id)));
         return ok(ctx, { deleted: true });
       }),
     ),

@@ -2,9 +2,10 @@ import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
 import { http, type HttpHandler } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
+import { findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
 import { findKey, requireKey, requirePermission, SESSION_TTL_SECONDS } from '../../http/auth.js';
-import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, HttpError } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import type { MerchantRecord, SessionRecord } from '../../store.js';
 import { isStellarAccount, type TransactionKind } from '../../transactions.js';
@@ -67,11 +68,7 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
       if (!publicKey || publicKey.key.key_type !== 'public' || publicKey.merchant.id !== merchant.id) {
         throw badRequest('api_key: must be an active public key of this merchant');
       }
-      const customer = ctx.store.customers.get(body.user_id);
-      if (!customer || customer.merchant_id !== merchant.id) throw notFound('customer');
-      if (customer.status !== 'ACCEPTED') {
-        throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
-      }
+      const customer = findAcceptedCustomer(ctx, merchant.id, body.user_id);
       const { client, session } = await actAsMerchant(ctx, merchant, customer.id);
       const amount = 'fiat_amount' in body ? body.fiat_amount : 'onchain_amount' in body ? body.onchain_amount : undefined;
       const result = await startInteractive(

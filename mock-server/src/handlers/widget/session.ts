@@ -2,9 +2,9 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
+import { findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
 import { requireKey, SESSION_TTL_SECONDS } from '../../http/auth.js';
-import { HttpError, notFound } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import type { SessionRecord } from '../../store.js';
 
@@ -28,11 +28,7 @@ export function sessionHandlers(ctx: MockContext) {
       route(ctx, 'envelope', async ({ request }) => {
         const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
         const { user_id } = await readBody(request, SessionCreateSchema);
-        const customer = ctx.store.customers.get(user_id);
-        if (!customer || customer.merchant_id !== merchant.id) throw notFound('customer');
-        if (customer.status !== 'ACCEPTED') {
-          throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
-        }
+        const customer = findAcceptedCustomer(ctx, merchant.id, user_id);
         const session: SessionRecord = {
           session_id: ctx.random.uuid(),
           session_token: ctx.random.uuid(),
