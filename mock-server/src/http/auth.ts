@@ -134,6 +134,19 @@ export function requirePermission(key: ApiKeyRecord, permission: 'onramp' | 'off
 /** Widget sessions live 30 minutes of clock time (000 section 8). */
 export const SESSION_TTL_SECONDS = 30 * 60;
 
+/** Opens a widget session for one of the merchant's customers, with a fresh id and token. */
+export function openSession(ctx: MockContext, merchantId: string, userId: string): SessionRecord {
+  const session: SessionRecord = {
+    session_id: ctx.random.uuid(),
+    session_token: ctx.random.uuid(),
+    merchant_id: merchantId,
+    user_id: userId,
+    expires_at: ctx.clock.now() + SESSION_TTL_SECONDS * 1000,
+  };
+  ctx.store.sessions.set(session.session_id, session);
+  return session;
+}
+
 /**
  * The live session with this id and token: 401 UNAUTHORIZED when either is wrong, the
  * session has expired, or its customer has been deleted since. For session fields that

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { MockContext } from '../../context.js';
 import { findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
-import { findKey, requireKey, requirePermission, SESSION_TTL_SECONDS } from '../../http/auth.js';
+import { findKey, openSession, requireKey, requirePermission } from '../../http/auth.js';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
-import type { MerchantRecord, SessionRecord } from '../../store.js';
+import type { MerchantRecord } from '../../store.js';
 import { isStellarAccount, type TransactionKind } from '../../transactions.js';
 import { buildChallenge, exchangeChallenge, networkPassphrase, readSep10Token } from '../anchor/sep10.js';
 import { startInteractive } from '../anchor/sep24.js';
@@ -41,15 +41,7 @@ async function actAsMerchant(ctx: MockContext, merchant: MerchantRecord, userId:
   challenge.sign(keypair);
   const client = await readSep10Token(ctx, await exchangeChallenge(ctx, challenge.toXDR()));
   if (!client) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');
-  const session: SessionRecord = {
-    session_id: ctx.random.uuid(),
-    session_token: ctx.random.uuid(),
-    merchant_id: merchant.id,
-    user_id: userId,
-    expires_at: ctx.clock.now() + SESSION_TTL_SECONDS * 1000,
-  };
-  ctx.store.sessions.set(session.session_id, session);
-  return { client, session };
+  return { client, session: openSession(ctx, merchant.id, userId) };
 }
 
 /**

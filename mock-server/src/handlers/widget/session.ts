@@ -4,7 +4,7 @@ import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
-import { requireKey, SESSION_TTL_SECONDS } from '../../http/auth.js';
+import { openSession, requireKey } from '../../http/auth.js';
 import { ok, route } from '../../http/respond.js';
 import type { SessionRecord } from '../../store.js';
 
@@ -29,15 +29,7 @@ export function sessionHandlers(ctx: MockContext) {
         const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
         const { user_id } = await readBody(request, SessionCreateSchema);
         const customer = findAcceptedCustomer(ctx, merchant.id, user_id);
-        const session: SessionRecord = {
-          session_id: ctx.random.uuid(),
-          session_token: ctx.random.uuid(),
-          merchant_id: merchant.id,
-          user_id: customer.id,
-          expires_at: ctx.clock.now() + SESSION_TTL_SECONDS * 1000,
-        };
-        ctx.store.sessions.set(session.session_id, session);
-        return ok(ctx, sessionView(session), 201);
+        return ok(ctx, sessionView(openSession(ctx, merchant.id, customer.id)), 201);
       }),
     ),
   ];
