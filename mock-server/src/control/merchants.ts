@@ -1,25 +1,15 @@
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../context.js';
-import { parse, readText } from '../http/body.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { readOptionalBody } from '../http/body.js';
+import { notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { merchantView, reviewKyb } from '../merchants.js';
 
 const RejectBody = z.object({ reason: z.string().trim().min(1).max(500).optional() });
 
 /** The optional `{reason}` of a rejection; an empty body is fine. */
-async function readReason(request: Request): Promise<string | undefined> {
-  const text = await readText(request);
-  if (text.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest('request body is not valid JSON');
-  }
-  return parse(RejectBody, value).reason;
-}
+const readReason = async (request: Request) => (await readOptionalBody(request, RejectBody)).reason;
 
 /**
  * `POST /_mock/merchants/{id}/kyb/approve` and `/kyb/reject [{reason}]` (the operator's review,

@@ -15,12 +15,7 @@ export async function readText(request: Request): Promise<string> {
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const text = await readText(request);
   if (text.trim() === '') throw badRequest('request body is empty');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest('request body is not valid JSON');
-  }
+  const value = parseJson(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('request body must be a JSON object');
   }
@@ -36,13 +31,15 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
 export async function readOptionalBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const text = await readText(request);
   if (text.trim() === '') return parse(schema, {});
-  let value: unknown;
+  return parse(schema, parseJson(text));
+}
+
+function parseJson(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw badRequest('request body is not valid JSON');
   }
-  return parse(schema, value);
 }
 
 /** Validates a value against a schema, naming the first problem in a 400 VALIDATION_ERROR. */
