@@ -4,7 +4,7 @@
  * look, and the watch waits on a clock of the test's own, so no time passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnchorTransfers } from '../src/anchor/index.js';
+import { AnchorTransfers, FINAL_TRANSACTION_STATUSES } from '../src/anchor/index.js';
 import { WaitTimeoutError } from '../src/index.js';
 import { HttpCore } from '../src/core/http.js';
 import type { WaitClock } from '../src/core/poll.js';
@@ -43,7 +43,46 @@ function testClock(): WaitClock & { slept: number[] } {
 
 const looks = (id: string) => anchor.requests.filter((r) => r.url === `/transaction?id=${id}`).length;
 
+/** SEP-24's final statuses, and 000 section 2's `failed`, its other spelling of `error`. */
+const FINAL = ['completed', 'refunded', 'expired', 'error', 'failed', 'no_market', 'too_small', 'too_large'];
+
 describe('watchTransaction', () => {
+  it.each(FINAL)('ends on %s, having reported each status on the way', async (status) => {
+    const id = `tx-${status}`;
+    scripts.set(id, ['incomplete', 'pending_user_transfer_start', 'pending_anchor', status]);
+    const seen: string[] = [];
+    const final = await transfers.watch(id, { clock: testClock(), onStatus: (tx) => seen.push(tx.status) });
+    expect(final).toMatchObject({ id, status });
+    expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', status]);
+    // Not one look more: the final answer ended the watch.
+    expect(looks(id)).toBe(4);
+  });
+
+  it('keeps watching through every other status, one SEP-24 may add later included', async () => {
+    const going = [
+      'incomplete',
+      'pending_user_transfer_start',
+      'pending_user_transfer_complete',
+      'pending_external',
+      'pending_anchor',
+      'pending_stellar',
+      'pending_trust',
+      'pending_user',
+      'pending_customer_info_update',
+      'pending_transaction_info_update',
+      'pending_payout_confirmation',
+      'pending_something_new',
+    ];
+    scripts.set('tx-long', [...going, 'completed']);
+    const seen: string[] = [];
+    await expect(transfers.watch('tx-long', { clock: testClock(), onStatus: (tx) => seen.push(tx.status) })).resolves.toMatchObject({ status: 'completed' });
+    expect(seen).toEqual([...going, 'completed']);
+  });
+
+  it('publishes exactly those statuses as FINAL_TRANSACTION_STATUSES', () => {
+    expect([...FINAL_TRANSACTION_STATUSES].sort()).toEqual([...FINAL].sort());
+  });
+
   it('waits on the clock it is given: the interval between looks, and maxDuration in that clock', async () => {
     scripts.set('tx-clock', ['incomplete']);
     const clock = testClock();

@@ -129,6 +129,18 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await expect(watching).resolves.toMatchObject({ status: 'error', message: expect.any(String) });
   });
 
+  it('ends the watch on expired when the customer never finishes the form', async () => {
+    const { anchor } = newAnchor();
+    const started = await anchor.transfers.deposit({ ...(await merchantFields()), amount: 40, account: Keypair.random().publicKey() });
+    const seen: string[] = [];
+    const watching = anchor.watchTransaction(started.id, { interval: 0.02, onStatus: (tx) => seen.push(tx.status) });
+    await waitUntil(() => seen.length === 1);
+    // An incomplete transaction expires after 30 minutes.
+    await env.backend.clock.advance(30 * 60);
+    await expect(watching).resolves.toMatchObject({ id: started.id, status: 'expired' });
+    expect(seen).toEqual(['incomplete', 'expired']);
+  });
+
   it('starts a sell with the withdraw address and memo, and keeps watching across a token renewal', async () => {
     const { anchor, sent } = newAnchor();
     const started = await anchor.transfers.withdraw({ ...(await merchantFields()), amount: '5' });
