@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { createMockBackend, type MockBackend } from './backend.js';
 import { CLIENT_IP_HEADER } from './http/auth.js';
+import { HttpError, notFound } from './http/errors.js';
+import { errorResponse } from './http/respond.js';
 import type { MockBackendOptions } from './options.js';
 
 /** Largest request body the server accepts, bytes. */
@@ -32,10 +34,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let backend: MockBackend | undefined;
   const server = createServer((req, res) => {
     if (!backend) return void res.writeHead(503).end();
-    handle(backend, req, res).catch((error: unknown) => {
+    const ready = backend;
+    handle(ready, req, res).catch(async (error: unknown) => {
+      // A client that hung up mid-request is gone: nothing to answer, nothing to report.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();
       console.error('[sikaramp-mock] request failed:', error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'internal error' } }));
+      if (res.headersSent) return void res.end();
+      await send(res, errorResponse(ready.context, 'envelope', new HttpError(500, 'INTERNAL_ERROR', 'internal error')), {});
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -82,8 +87,8 @@ async function handle(backend: MockBackend, req: IncomingMessage, res: ServerRes
 
   const body = await readBody(req);
   if (body === 'too large') {
-    res.writeHead(413, { 'content-type': 'application/json', ...cors });
-    return void res.end(JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'request body is too large' } }));
+    const tooLarge = new HttpError(413, 'VALIDATION_ERROR', 'request body is too large');
+    return send(res, errorResponse(backend.context, 'envelope', tooLarge), cors);
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -97,14 +102,17 @@ async function handle(backend: MockBackend, req: IncomingMessage, res: ServerRes
     body: body && body.length > 0 ? new Uint8Array(body) : undefined,
   });
 
+  // Every path under the origin has a handler (a catch-all 404 comes last), so this always answers.
   const response =
     (await getResponse(backend.handlers, request)) ??
-    Response.json(
-      { error: { code: 'NOT_FOUND', message: `no route for ${req.method} ${new URL(request.url).pathname}` } },
-      { status: 404 },
-    );
+    errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${new URL(request.url).pathname}`));
   if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${req.url} -> ${response.status}`);
-  const out: Record<string, string | string[]> = { ...cors };
+  return send(res, response, cors);
+}
+
+/** Writes a fetch Response to a node:http response, with extra headers (CORS). */
+async function send(res: ServerResponse, response: Response, extra: Record<string, string>) {
+  const out: Record<string, string | string[]> = { ...extra };
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;
     out[name] = value;

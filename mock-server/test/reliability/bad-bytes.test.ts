@@ -59,7 +59,7 @@ describe('bad bytes at the standalone server (127.0.0.1)', () => {
     const body = JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) });
     const res = await send(`${server.url}/api/v1/merchant/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(res.status).toBe(413);
-    expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'request body is too large' });
+    expect(res.body).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'request body is too large' }, meta: expect.objectContaining({ request_id: expect.any(String) }) });
     expect(storeText(server.backend.store)).toBe(before);
     await stillServing();
   });
