@@ -7,7 +7,9 @@ import { iso } from './clock.js';
 import type { MockContext } from './context.js';
 import { HttpError } from './http/errors.js';
 
+/** How long a code works, seconds. */
 export const OTP_TTL_SECONDS = 10 * 60;
+/** Wrong tries a code allows before it stops working. */
 export const OTP_MAX_ATTEMPTS = 5;
 
 export interface OtpRecord {
@@ -42,9 +44,9 @@ export function sendOtp(ctx: MockContext, phone: string, purpose: string): OtpRe
 }
 
 /**
- * Checks `code` against the live code for `purpose`. Refuses (422 VALIDATION_ERROR-style
- * codes are the caller's choice; this throws 422 with a reason) a wrong, expired, used or
- * exhausted code; a right code is consumed.
+ * Checks `code` against the newest code sent for `purpose` and consumes it when right. A
+ * missing, used, expired or wrong code is 422 VALIDATION_ERROR saying which; the last of
+ * OTP_MAX_ATTEMPTS wrong tries, and any try after it, 429 RATE_LIMITED.
  */
 export function checkOtp(ctx: MockContext, purpose: string, code: string): OtpRecord {
   const otp = [...ctx.store.otps.values()].reverse().find((o) => o.purpose === purpose);

@@ -39,7 +39,7 @@ const cents = (n: number) => Math.round(n * 100) / 100;
 const floor2 = (n: number) => Math.floor(n * 100 + 1e-9) / 100;
 const ceil2 = (n: number) => Math.ceil(n * 100 - 1e-9) / 100;
 
-function feesFor(ctx: MockContext, merchant: FeeTerms, fiat: number, rate: number) {
+function feesFor(merchant: FeeTerms, fiat: number, rate: number) {
   const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
   const platform_fee = ceil2((fiat * fee_bps) / 10_000);
   const network_fee = ceil2(NETWORK_FEE_USDC * rate);
@@ -49,7 +49,7 @@ function feesFor(ctx: MockContext, merchant: FeeTerms, fiat: number, rate: numbe
 /** Buying: the customer pays `fiat_amount` GHS; fees come out of it, the rest buys USDC. */
 export function quoteBuy(ctx: MockContext, merchant: FeeTerms, fiat_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 + SPREAD));
-  const fees = feesFor(ctx, merchant, fiat_amount, rate);
+  const fees = feesFor(merchant, fiat_amount, rate);
   const crypto_amount = Math.max(0, floor2((fiat_amount - fees.total) / rate));
   return { direction: 'buy', rate, fiat_amount: cents(fiat_amount), crypto_amount, fees };
 }
@@ -58,7 +58,7 @@ export function quoteBuy(ctx: MockContext, merchant: FeeTerms, fiat_amount: numb
 export function quoteSell(ctx: MockContext, merchant: FeeTerms, crypto_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));
   const gross = crypto_amount * rate;
-  const fees = feesFor(ctx, merchant, gross, rate);
+  const fees = feesFor(merchant, gross, rate);
   return { direction: 'sell', rate, fiat_amount: Math.max(0, floor2(gross - fees.total)), crypto_amount: cents(crypto_amount), fees };
 }
 

@@ -85,5 +85,3 @@ export function createAnchorState() {
     usedChallenges: new Map<string, number>(),
   };
 }
-
-export type AnchorState = ReturnType<typeof createAnchorState>;

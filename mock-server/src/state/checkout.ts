@@ -165,5 +165,3 @@ export interface GatewayHold {
   /** Callbacks waiting for a creation to be held. */
   watchers: (() => void)[];
 }
-
-export type CheckoutState = ReturnType<typeof createCheckoutState>;

@@ -85,5 +85,3 @@ export function createRampState() {
     idempotencyKeys: new Map<string, string>(),
   };
 }
-
-export type RampState = ReturnType<typeof createRampState>;

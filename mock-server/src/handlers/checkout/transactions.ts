@@ -16,7 +16,7 @@ export const MAX_LIMIT = 100;
 const STATUSES = ['completed', 'success', 'pending', 'failed', 'cancelled'] as const;
 
 /** The record as the history shows it (our field choice: the document shows none). */
-export function transactionView(t: CheckoutTransaction) {
+export function checkoutTransactionView(t: CheckoutTransaction) {
   const { seq: _seq, ...view } = t;
   return view;
 }
@@ -75,7 +75,7 @@ export function transactionHandlers(ctx: MockContext) {
         const more = matches.length > limit;
         return HttpResponse.json({
           success: true,
-          data: page.map(transactionView),
+          data: page.map(checkoutTransactionView),
           has_more: more,
           next_cursor: more ? encodeCursor(page.at(-1)!.seq) : null,
         });

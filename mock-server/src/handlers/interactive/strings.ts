@@ -97,7 +97,6 @@ const en = {
 };
 
 export type Strings = typeof en;
-export type StringKey = keyof Strings;
 
 const fr: Strings = {
   title_deposit: 'Acheter des USDC',
