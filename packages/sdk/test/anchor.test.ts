@@ -1,5 +1,5 @@
 import { Keypair } from '@stellar/stellar-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
 import { NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError } from '../src/index.js';
 import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
@@ -158,6 +158,42 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await env.backend.clock.advance(5);
     await expect(watching).resolves.toMatchObject({ status: 'completed' });
     expect(count(sent, 'POST /anchor/auth')).toBe(2);
+  });
+
+  it('watches a sell whose payouts all fail to error, with the USDC sent back typed as SEP-24 refunds', async () => {
+    const { anchor } = newAnchor();
+    const wallet = Keypair.random().publicKey();
+    const started = await anchor.transfers.withdraw({ ...(await merchantFields()), amount: '2' });
+    await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
+    const tx = await anchor.transfers.get(started.id);
+    await env.backend.control.rails.sendStellarPayment({ from: wallet, to: tx.withdraw_anchor_account!, amount: '2', asset_code: 'USDC', memo: tx.withdraw_memo! });
+    await env.backend.clock.advance(2);
+    const paying = await anchor.transfers.get(started.id);
+    expect(paying).toMatchObject({ status: 'pending_payout_confirmation', refunded: false });
+    expect(paying.refunds).toBeUndefined();
+
+    const watching = anchor.watchTransaction(started.id, { interval: 0.02 });
+    // Three attempts, 30 s apart; the third failure sends the USDC back.
+    for (const wait of [30, 30, 0]) {
+      await env.backend.control.rails.failPayout(started.id, 'wallet limit reached');
+      await env.backend.clock.advance(wait);
+    }
+    const failed = await watching;
+    expect(failed).toMatchObject({ status: 'error', from: wallet, refunded: false });
+    const refunds = failed.refunds!;
+    expectTypeOf(refunds.amount_refunded).toEqualTypeOf<string>();
+    expectTypeOf(refunds.payments[0]!.id_type).toEqualTypeOf<'stellar' | 'external' | (string & {})>();
+    expect(refunds).toEqual({
+      amount_refunded: '2.00',
+      amount_fee: '0.00',
+      payments: [{ id: expect.stringMatching(/^[0-9a-f]{64}$/), id_type: 'stellar', amount: '2.00', fee: '0.00' }],
+    });
+
+    // Once the payment back is confirmed on the ledger, the refund is complete.
+    await env.backend.clock.advance(5);
+    const back = await anchor.transfers.get(started.id);
+    expectTypeOf(back.refunded).toEqualTypeOf<boolean | undefined>();
+    expect(back).toMatchObject({ status: 'error', refunded: true, refunds });
   });
 
   it('refuses a customer who is not ACCEPTED with the anchor’s 403', async () => {

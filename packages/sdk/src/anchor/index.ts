@@ -307,8 +307,15 @@ const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.
  * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without depending on the Stellar SDK itself.
  */
 export { Keypair } from '@stellar/stellar-sdk';
-export type { AnchorTransaction, WatchTransactionOptions } from '../resources/anchor/sep24.js';
-export { AnchorTransactionSchema, AnchorInteractiveParamsSchema, FINAL_TRANSACTION_STATUSES, AnchorTransfers } from '../resources/anchor/sep24.js';
+export type { AnchorTransaction, AnchorRefunds, AnchorRefundPayment, WatchTransactionOptions } from '../resources/anchor/sep24.js';
+export {
+  AnchorTransactionSchema,
+  AnchorRefundsSchema,
+  AnchorRefundPaymentSchema,
+  AnchorInteractiveParamsSchema,
+  FINAL_TRANSACTION_STATUSES,
+  AnchorTransfers,
+} from '../resources/anchor/sep24.js';
 export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
 export { AnchorCustomers, AnchorCustomerPutParamsSchema, type AnchorCustomerPutParams, type AnchorCustomerId, type AnchorCustomerDeleted } from '../resources/anchor/sep12.js';
 export { parseTomlTopLevel, type StellarToml } from '../resources/anchor/stellar-toml.js';

@@ -42,6 +42,27 @@ export type AnchorInteractiveParams = z.input<typeof AnchorInteractiveParamsSche
 /** Statuses after which a transaction no longer changes. */
 export const FINAL_TRANSACTION_STATUSES = ['completed', 'expired', 'error', 'failed', 'refunded', 'no_market', 'too_small', 'too_large'] as const;
 
+/** One payment that sent money back: a Stellar transaction hash, or the off-chain (Mobile Money) payment's id. */
+export const AnchorRefundPaymentSchema = z.looseObject({
+  id: z.string(),
+  id_type: openEnum(['stellar', 'external']),
+  /** Decimal string, in the asset that was sent back. */
+  amount: z.string(),
+  /** Decimal string: what the anchor kept of this payment. */
+  fee: z.string(),
+});
+export type AnchorRefundPayment = z.infer<typeof AnchorRefundPaymentSchema>;
+
+/** SEP-24's `refunds`: what was sent back, in total and payment by payment. */
+export const AnchorRefundsSchema = z.looseObject({
+  /** Decimal string, fees included, in the asset of `amount_in`. */
+  amount_refunded: z.string(),
+  /** Decimal string: the fees kept over all refund payments. */
+  amount_fee: z.string(),
+  payments: z.array(AnchorRefundPaymentSchema),
+});
+export type AnchorRefunds = z.infer<typeof AnchorRefundsSchema>;
+
 /** A SEP-24 transaction record. */
 export const AnchorTransactionSchema = z.looseObject({
   id: z.string(),
@@ -79,6 +100,10 @@ export const AnchorTransactionSchema = z.looseObject({
   withdraw_memo_type: z.string().nullish(),
   /** Why the transaction failed, on `error`. */
   message: z.string().optional(),
+  /** `true` once the money is back in full; `false` while none or only part of it is (SEP-24 keeps it beside `refunds`). */
+  refunded: z.boolean().optional(),
+  /** The money sent back, once a refund has been sent; absent while none has. */
+  refunds: AnchorRefundsSchema.nullish(),
 });
 export type AnchorTransaction = z.infer<typeof AnchorTransactionSchema>;
 
