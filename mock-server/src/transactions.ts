@@ -25,15 +25,8 @@ import { sha256Hex } from './crypto.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { receivePayment, sendPayment, type StellarPaymentRecord } from './ledger.js';
 import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from './handlers/ramp/lifecycle.js';
-import { canTransition, transition } from './machines/machine.js';
-import {
-  depositTransaction,
-  withdrawTransaction,
-  type DepositStatus,
-  type TransactionEvent,
-  type TransactionStatus,
-  type WithdrawStatus,
-} from './machines/transaction.js';
+import { canTransition, transition, type Machine } from './machines/machine.js';
+import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } from './machines/transaction.js';
 import { parseProvider, PROVIDERS, startCollection, startPayout, type CollectionRecord, type PayoutRecord } from './mobile-money.js';
 import { checkOtp, sendOtp } from './otp.js';
 import { quoteBuy, quoteSell, type FeeTerms, type Quote } from './pricing.js';
@@ -67,19 +60,14 @@ const GHS_ASSET = 'iso4217:GHS';
 
 const PHONE = /^\+\d{7,15}$/;
 
+// A status of the other kind has no row in a kind's table, so it is refused like any other.
+const machineOf = (tx: TransactionRecord) => TRANSACTION_MACHINES[tx.kind] as Machine<TransactionStatus, TransactionEvent>;
+
 /** The status `event` leads to from the transaction's status; 409 INVALID_STATE where its table has no row. */
-function next(tx: TransactionRecord, event: TransactionEvent): TransactionStatus {
-  // A status of the other kind has no row in this table, so it is refused like any other.
-  return tx.kind === 'deposit'
-    ? transition(depositTransaction, tx.status as DepositStatus, event)
-    : transition(withdrawTransaction, tx.status as WithdrawStatus, event);
-}
+const next = (tx: TransactionRecord, event: TransactionEvent): TransactionStatus => transition(machineOf(tx), tx.status, event);
 
 /** Whether the transaction's table has a row for `event` in its status. */
-const can = (tx: TransactionRecord, event: TransactionEvent) =>
-  tx.kind === 'deposit'
-    ? canTransition(depositTransaction, tx.status as DepositStatus, event)
-    : canTransition(withdrawTransaction, tx.status as WithdrawStatus, event);
+const can = (tx: TransactionRecord, event: TransactionEvent) => canTransition(machineOf(tx), tx.status, event);
 
 const distributionKeys = new WeakMap<Keypair, Keypair>();
 

@@ -66,3 +66,6 @@ export const withdrawTransaction: Machine<WithdrawStatus, TransactionEvent> = {
   expired: { usdc_refused: 'expired' },
   error: { usdc_refused: 'error' },
 };
+
+/** The table of each transaction kind. */
+export const TRANSACTION_MACHINES = { deposit: depositTransaction, withdrawal: withdrawTransaction } as const;

@@ -22,7 +22,7 @@ import { bearer, rateLimit } from '../../http/auth.js';
 import { readBody } from '../../http/body.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
-import { depositTransaction, withdrawTransaction } from '../../machines/transaction.js';
+import { TRANSACTION_MACHINES } from '../../machines/transaction.js';
 import {
   completeInteractive,
   findTransaction,
@@ -155,8 +155,6 @@ function quoteView(q: TransactionQuote) {
   };
 }
 
-const TABLES = { deposit: depositTransaction, withdrawal: withdrawTransaction } as const;
-
 /**
  * The statuses a transaction passed through from `since` to now, in order, ending with the
  * current one. The transition table has one path between two statuses, so the page, which
@@ -165,7 +163,7 @@ const TABLES = { deposit: depositTransaction, withdrawal: withdrawTransaction } 
  */
 function historySince(ctx: MockContext, tx: TransactionRecord, since: string | null): TransactionView[] {
   const current = transactionView(ctx, tx);
-  const table: Readonly<Record<string, Readonly<Record<string, string>>>> = TABLES[tx.kind];
+  const table: Readonly<Record<string, Readonly<Record<string, string>>>> = TRANSACTION_MACHINES[tx.kind];
   if (!since || since === tx.status || !Object.hasOwn(table, since)) return [current];
   const passed = (status: string): TransactionView => {
     const { message: _message, ...view } = current as TransactionView & { message?: string };
