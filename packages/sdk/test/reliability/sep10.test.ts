@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Account, Asset, BASE_FEE, Keypair, Memo, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnchorClient, ChallengeError } from '../../src/anchor/index.js';
+import { AnchorClient, ChallengeError, type ChallengeRejection } from '../../src/anchor/index.js';
 import { customerInput, newWidget } from '../helpers/clients.js';
 import { MODES, type MockEnv } from '../helpers/mock.js';
 
@@ -101,38 +101,26 @@ const client = Keypair.random();
 /** The client's clock, Unix seconds. */
 const NOW = 1_767_225_600;
 
-/** One thing a challenge can have wrong. */
-type Flaw =
-  | 'extra_operation'
-  | 'source'
-  | 'signer'
-  | 'second_signature'
-  | 'home_domain'
-  | 'web_auth_domain'
-  | 'no_web_auth_domain'
-  | 'expired'
-  | 'not_yet_valid'
-  | 'no_time_bounds'
-  | 'sequence'
-  | 'memo'
-  | 'nonce'
-  | 'network';
-const FLAWS: Flaw[] = [
-  'extra_operation',
-  'source',
-  'signer',
-  'second_signature',
-  'home_domain',
-  'web_auth_domain',
-  'no_web_auth_domain',
-  'expired',
-  'not_yet_valid',
-  'no_time_bounds',
-  'sequence',
-  'memo',
-  'nonce',
-  'network',
-];
+/** Each thing a challenge can have wrong, and the check that must refuse it when it is the only one. */
+const REFUSED_BY = {
+  extra_operation: 'operations',
+  // Signed by the anchor's key all the same: only the source check stands between.
+  source: 'server_account',
+  signer: 'server_signature',
+  second_signature: 'server_signature',
+  home_domain: 'home_domain',
+  web_auth_domain: 'web_auth_domain',
+  no_web_auth_domain: 'web_auth_domain',
+  expired: 'time_bounds',
+  not_yet_valid: 'time_bounds',
+  no_time_bounds: 'time_bounds',
+  sequence: 'sequence',
+  memo: 'memo',
+  nonce: 'nonce',
+  network: 'network_passphrase',
+} as const satisfies Record<string, ChallengeRejection>;
+type Flaw = keyof typeof REFUSED_BY;
+const FLAWS = Object.keys(REFUSED_BY) as Flaw[];
 
 interface Knobs {
   /** Seconds after NOW that the challenge starts (at most 60 ahead is accepted). */
@@ -173,7 +161,7 @@ function challenge(host: string, flaws: Set<Flaw>, k: Knobs) {
   if (flaws.has('extra_operation')) k.extraOperation(builder);
   if (flaws.has('memo')) builder.addMemo(Memo.id('7'));
   const tx = builder.build();
-  tx.sign(flaws.has('signer') ? Keypair.random() : source);
+  tx.sign(flaws.has('signer') ? Keypair.random() : server);
   if (flaws.has('second_signature')) tx.sign(Keypair.random());
   return { transaction: tx.toXDR(), network_passphrase: passphrase };
 }
@@ -257,10 +245,11 @@ describe('SEP-10 against a hostile anchor', () => {
     );
   });
 
-  it.each(FLAWS)('refuses a challenge whose only flaw is %s', async (flaw) => {
+  it.each(FLAWS)('refuses a challenge whose only flaw is %s, by the check meant for it', async (flaw) => {
     const [k] = fc.sample(knobs, { numRuns: 1, seed: 11 }) as [Knobs];
     const { outcome, signed } = await authenticate(challenge(host, new Set([flaw]), k));
     expect(outcome).toBeInstanceOf(ChallengeError);
+    expect((outcome as ChallengeError).reason).toBe(REFUSED_BY[flaw]);
     expect(signed).toEqual([]);
   });
 
