@@ -9,6 +9,9 @@ import type { MockContext, OwnerKind } from './context.js';
 /** How long an outgoing payment takes to confirm when auto-advance does not set it, seconds. */
 export const DEFAULT_CHAIN_SECONDS = 5;
 
+/** An amount in stroops, Stellar's smallest unit (10^-7): two amounts are equal on the ledger when these are. */
+export const toStroops = (amount: string | number) => Math.round(Number(amount) * 1e7);
+
 export interface StellarPaymentRecord {
   /** Stellar transaction hash (64 hex). */
   hash: string;

@@ -23,7 +23,7 @@ import { iso } from './clock.js';
 import type { MockContext } from './context.js';
 import { sha256Hex } from './crypto.js';
 import { badRequest, HttpError } from './http/errors.js';
-import { receivePayment, sendPayment, type StellarPaymentRecord } from './ledger.js';
+import { receivePayment, sendPayment, toStroops, type StellarPaymentRecord } from './ledger.js';
 import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from './handlers/ramp/lifecycle.js';
 import { canTransition, transition, type Machine } from './machines/machine.js';
 import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } from './machines/transaction.js';
@@ -237,9 +237,6 @@ function refundsView(tx: TransactionRecord) {
     },
   };
 }
-
-/** Stellar amounts have 7 decimal places: whole units of 10^-7. */
-const toStroops = (amount: string | number) => Math.round(Number(amount) * 1e7);
 
 /** A USDC amount as the transaction shows amounts: 2 places, or as many as it takes (up to 7). */
 function usdcAmount(stroops: number): string {

@@ -14,7 +14,7 @@
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
-import { sendPayment, type StellarPaymentRecord } from '../../ledger.js';
+import { sendPayment, toStroops, type StellarPaymentRecord } from '../../ledger.js';
 import {
   canMoveRampOrder,
   nextRampStatus,
@@ -224,8 +224,6 @@ function refundPayment(ctx: MockContext, order: RampOrderRecord, reason: string)
   refundCrypto(ctx, order, payment, reason);
 }
 
-const sameAmount = (a: number, b: number) => Math.round(a * 1e7) === Math.round(b * 1e7);
-
 /** The user's Mobile Money prompt was answered or timed out. */
 function onCollection(ctx: MockContext, record: CollectionRecord) {
   const order = ctx.store.ramp.orders.get(record.owner.id);
@@ -300,7 +298,7 @@ function onInboundPayment(ctx: MockContext, payment: StellarPaymentRecord): stri
   const problem =
     order.status !== 'crypto_pending' || order.received
       ? 'the order already has its USDC payment'
-      : !sameAmount(Number(payment.amount), order.crypto_amount)
+      : toStroops(payment.amount) !== toStroops(order.crypto_amount)
         ? `expected exactly ${order.crypto_amount} USDC, received ${payment.amount}`
         : order.source_wallet && payment.from !== order.source_wallet
           ? 'sent from another wallet than the confirmed source_wallet'
