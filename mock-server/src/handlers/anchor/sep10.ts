@@ -29,6 +29,7 @@ import { signJwt, verifyJwt } from '../../crypto.js';
 import { bearer } from '../../http/auth.js';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { route } from '../../http/respond.js';
+import { isStellarAccount } from '../../transactions.js';
 import { readFields } from './fields.js';
 
 /** How long a challenge may be signed and sent back, seconds. */
@@ -173,7 +174,7 @@ export function sep10Handlers(ctx: MockContext) {
         const q = new URL(request.url).searchParams;
         const account = q.get('account') ?? '';
         const memo = q.get('memo') || undefined;
-        if (!StrKey.isValidEd25519PublicKey(account) && !StrKey.isValidMed25519PublicKey(account)) {
+        if (!isStellarAccount(account)) {
           throw badRequest('account: must be a Stellar account (G… or M…)');
         }
         if (memo !== undefined && (!/^[1-9]\d{0,19}$/.test(memo) || BigInt(memo) >= 2n ** 64n)) {
