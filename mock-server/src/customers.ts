@@ -149,6 +149,7 @@ export function deleteCustomer(ctx: MockContext, customer: CustomerRecord): void
   for (const [id, session] of ctx.store.sessions) if (session.user_id === customer.id) ctx.store.sessions.delete(id);
 }
 
+/** Sets the review outcome directly (control calls, and the end of PROCESSING). */
 export function setCustomerStatus(ctx: MockContext, customer: CustomerRecord, status: CustomerStatus) {
   customer.status = status;
   customer.updated_at = isoNano(ctx.clock.now());

@@ -18,12 +18,14 @@ export const KEY_PREFIX = { public: 'sika_public_', secret: 'sika_secret_' } as 
 
 export const hashKey = (key: string) => sha256Hex(key);
 
+/** The token of `Authorization: Bearer <token>`, or undefined. */
 export function bearer(request: Request): string | undefined {
   const value = request.headers.get('authorization');
   const match = value?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1];
 }
 
+/** A dashboard JWT for the merchant, valid ACCESS_TOKEN_TTL_SECONDS; `expiresAt` in ms since the epoch. */
 export async function issueAccessToken(ctx: MockContext, merchant: MerchantRecord) {
   const iat = Math.floor(ctx.clock.now() / 1000);
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
@@ -42,6 +44,7 @@ export async function requireMerchant(ctx: MockContext, request: Request): Promi
   return merchant;
 }
 
+/** The caller's IP address: the standalone server's socket address, or `clientIp` in-process. */
 export function clientIp(ctx: MockContext, request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) ?? ctx.options.clientIp;
 }

@@ -6,6 +6,7 @@ import { HttpError } from '../http/errors.js';
  */
 export type Machine<S extends string, E extends string = string> = Readonly<Record<S, Readonly<Partial<Record<E, NoInfer<S>>>>>>;
 
+/** Whether the table has a row for `event` in `from`: what transition() would accept, without throwing. */
 export function canTransition<S extends string, E extends string>(machine: Machine<S, E>, from: NoInfer<S>, event: NoInfer<E>): boolean {
   return machine[from]?.[event] !== undefined;
 }

@@ -76,6 +76,7 @@ export function nextRampStatus(type: RampType, from: RampOrderStatus, event: Ram
   return transition(machineOf(type), from, event);
 }
 
+/** Whether the table of `type` has a row for `event` in `from`. */
 export function canMoveRampOrder(type: RampType, from: RampOrderStatus, event: RampOrderEvent): boolean {
   return canTransition(machineOf(type), from, event);
 }

@@ -29,6 +29,7 @@ export interface EnqueueInput {
   endpointId?: string;
 }
 
+/** Records a delivery and schedules its first attempt for now; later attempts follow the schedule of its kind. */
 export function enqueueDelivery(ctx: MockContext, input: EnqueueInput): DeliveryRecord {
   const now = ctx.clock.now();
   const delivery: DeliveryRecord = {

@@ -10,6 +10,7 @@ import { hmacSha256Hex } from '../crypto.js';
 import { webhookSecrets } from '../merchants.js';
 import type { DeliveryRecord } from '../store.js';
 
+/** The signature headers of one attempt of `delivery`, sent at `timestamp` (Unix seconds). */
 export async function signHeaders(
   ctx: MockContext,
   delivery: DeliveryRecord,

@@ -27,6 +27,7 @@ function firstTrue(lo: number, hi: number, pred: (cents: number) => boolean): nu
   return a;
 }
 
+/** The smallest and largest amount the page accepts for this transaction, in the currency the customer enters. */
 export function amountRange(ctx: MockContext, tx: TransactionRecord): AmountRange {
   const deposit = tx.kind === 'deposit';
   const quote = (cents: number) => quoteForTransaction(ctx, tx, cents / 100);
