@@ -9,12 +9,14 @@ const alias = { '@sikaramp/mock-server': fileURLToPath(new URL('./mock-server/sr
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // Browser and process tests share two cores with everything else: generous limits keep a
+    // slow machine from failing them, while each wait inside still has its own bound.
     // A package joins the run once it has tests.
     projects: [
       { test: { name: 'mock-server', root: './mock-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
       { resolve: { alias }, test: { name: 'sdk', root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
-      { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
-      { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 30_000 } },
+      { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 90_000 } },
+      { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 90_000 } },
       { resolve: { alias }, test: { name: 'docs', root: './docs', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'packaging', root: '.', include: ['test/packaging/**/*.test.ts'], testTimeout: 60_000 } },
     ].filter((project) => existsSync(new URL(`${project.test.root}/${project.test.name === 'examples' ? '' : 'test'}`, import.meta.url))),

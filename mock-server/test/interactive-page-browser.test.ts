@@ -13,7 +13,7 @@ import { transactionView } from '../src/transactions.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
 import { createShop, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 30_000 };
 
 interface Site {
   origin: string;
@@ -68,7 +68,7 @@ describe('interactive page in Chromium', () => {
       timeout: 20_000,
     });
     context = await browser.newContext();
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000);
   }, 30_000);
 
   afterAll(async () => {

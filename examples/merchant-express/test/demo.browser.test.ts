@@ -13,7 +13,7 @@ import { startDemo, type Demo } from '../src/demo.ts';
 import { tempDatabase } from './helpers.ts';
 
 const SCREENSHOT = fileURLToPath(new URL('../../../docs/screenshots/demo-buy.png', import.meta.url));
-const WAIT = { timeout: 15_000 };
+const WAIT = { timeout: 30_000 };
 
 let demo: Demo;
 let browser: Browser;
@@ -35,7 +35,7 @@ beforeAll(async () => {
     timeout: 20_000,
   });
   const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(30_000);
   page = await context.newPage();
   await page.goto(demo.url);
 }, 60_000);
@@ -82,7 +82,7 @@ describe('the demo in a browser', () => {
     expect(await page.locator('ramp-widget[flow=sell]').locator('[part=button]').textContent()).toBe('Sell USDC');
   });
 
-  it('completes a buy: each status on the page, the signed webhook verified in the terminal', { timeout: 60_000 }, async () => {
+  it('completes a buy: each status on the page, the signed webhook verified in the terminal', { timeout: 120_000 }, async () => {
     const popup = await startFlow('buy', '100');
     // The prompt approves itself; the anchor sends the USDC and the chain confirms.
     await expect
@@ -96,7 +96,7 @@ describe('the demo in a browser', () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
-  it('follows a buy to completed after the customer closed its window early, by polling the status endpoint', { timeout: 60_000 }, async () => {
+  it('follows a buy to completed after the customer closed its window early, by polling the status endpoint', { timeout: 120_000 }, async () => {
     // What the shop's status endpoint answered the widget, in order: `id status`.
     const polled: string[] = [];
     const onResponse = async (response: Response) => {
@@ -118,7 +118,7 @@ describe('the demo in a browser', () => {
       expect(polled).toEqual([]);
 
       // The widget looks every 5 s (poll-interval): twice at most once the chain has confirmed.
-      await expect.poll(async () => (await statuses('buy-statuses')).at(-1), { timeout: 20_000 }).toBe('completed');
+      await expect.poll(async () => (await statuses('buy-statuses')).at(-1), { timeout: 40_000 }).toBe('completed');
       await expect.poll(() => polled.at(-1), WAIT).toBe(`${id} completed`);
       expect(polled.every((line) => line.startsWith(`${id} `))).toBe(true);
       // Polling may miss a short status, never repeat or reorder one.
@@ -130,7 +130,7 @@ describe('the demo in a browser', () => {
     }
   });
 
-  it('completes a sell: address and memo on the page, the USDC paid from its button', { timeout: 60_000 }, async () => {
+  it('completes a sell: address and memo on the page, the USDC paid from its button', { timeout: 120_000 }, async () => {
     const popup = await startFlow('sell', '10');
     await popup.getByRole('heading', { name: 'Send your USDC' }).waitFor(WAIT);
     const deposit = page.locator('#sell-deposit');
@@ -150,7 +150,7 @@ describe('the demo in a browser', () => {
     await popup.close();
   });
 
-  it('pays at checkout: the return page verifies, and ships on the signed webhook', { timeout: 30_000 }, async () => {
+  it('pays at checkout: the return page verifies, and ships on the signed webhook', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Pay GHS 25.00' }).click();
     await page.getByRole('heading', { name: 'Sikaramp test checkout' }).waitFor(WAIT);
     await page.getByRole('button', { name: 'Pay (succeed)' }).click();
@@ -161,7 +161,7 @@ describe('the demo in a browser', () => {
     await page.goto(demo.url);
   });
 
-  it('follows a server-side on-ramp order to completed on the page', { timeout: 30_000 }, async () => {
+  it('follows a server-side on-ramp order to completed on the page', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Create the order' }).click();
     await expect.poll(async () => (await statuses('ramp-statuses')).at(-1), WAIT).toBe('completed');
     expect((await statuses('ramp-statuses')).slice(0, 2)).toEqual(['quote_locked', 'fiat_pending']);

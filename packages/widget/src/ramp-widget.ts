@@ -148,6 +148,8 @@ export class RampWidget extends LitElement {
    * is awaited, so browsers allow it.
    */
   async open(): Promise<void> {
+    // A popup the customer just closed may not have been noticed yet (it is checked every 500 ms).
+    if (this.#win?.closed) this.close();
     if (this.#secret || this.#open || this.#busy) return;
     this.#busy = true;
     this.#trigger = focused();

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 /** Polls until the assertion holds; generous, since the machine is shared with other test runs. */
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 50 });
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 const statuses = (events: { type: string; detail: any }[]) =>
   events.filter((e) => e.type === 'ramp-status').map((e) => e.detail.transaction.status);
@@ -204,7 +204,7 @@ describe('<ramp-widget> in Chromium', () => {
     await world.control('POST', '/clock/advance', { seconds: 120 });
     // The interactive page, alone in the window, offers the way back to the merchant's redirect_url.
     const back = shop.page.locator('#back-link');
-    await back.waitFor({ state: 'visible', timeout: 15_000 });
+    await back.waitFor({ state: 'visible', timeout: 30_000 });
     await back.click();
     await shop.page.waitForURL((url) => url.origin === world.shop);
     const returned = new URL(shop.page.url());
