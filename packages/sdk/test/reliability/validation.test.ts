@@ -94,6 +94,7 @@ const anchorAmount = field(
   [...NOT_POSITIVE, ...NOT_FINITE, ...HUGE, 1e-7, 0.1 + 0.2, '', '0', '0.0', '-1', '1e5', '1.12345678', ' 1', '1,5', '١٢', '9'.repeat(40)],
   [nonPositive, huge],
 );
+const lang = optional(pattern(fc.constantFrom('en', 'fr', 'en-GB', 'fr-GH', 'tw'), ['english', 'EN', 'en_GB', 'ẽn', 'fr-GHA']));
 const anchorInteractive = object({
   asset_code: optional(constant('USDC', ['XLM', 'usdc', ''])),
   account: optional(pattern(stellarAddress, ['GABC', 'SBK2VIYYSVG76E7VC3QHYARNFLY2EAQXDHRC7BMXBBGIFG74ARPRMNQM'])),
@@ -104,7 +105,7 @@ const anchorInteractive = object({
   api_key: optional(publicKey),
   user_id: optional(text(100)),
   quote_id: optional(text(100)),
-  lang: optional(pattern(fc.constantFrom('en', 'fr', 'en-GB', 'tw'), ['english', 'EN', 'en_GB', 'ẽn'])),
+  lang,
 });
 /** Idempotency keys of at most `max` characters: what a header carries unchanged. */
 const idempotencyKey = (max: number) =>
@@ -247,6 +248,7 @@ const OBJECT_CASES: ObjectCase[] = [
       api_key: optional(publicKey),
       fiat_amount: optional(positiveAmount(cedis(0.01))),
       destination_address: optional(gAddress),
+      lang,
     }),
     call: (c, input) => c.widget.interactive.deposit(input as never),
     route: ['POST', '/api/v1/widget/deposit/interactive'],
@@ -258,6 +260,7 @@ const OBJECT_CASES: ObjectCase[] = [
       user_id: text(100),
       api_key: optional(publicKey),
       onchain_amount: optional(positiveAmount(fc.integer({ min: 1, max: 1e13 }).map((n) => n / 1e4))),
+      lang,
     }),
     call: (c, input) => c.widget.interactive.withdraw(input as never),
     route: ['POST', '/api/v1/widget/withdraw/interactive'],
@@ -437,6 +440,7 @@ const ID_CASES: IdCase[] = [
   { name: 'anchor.customers.get', call: (c, id) => c.anchor.customers.get(id as string), method: 'GET', at: { path: '/anchor/customer', query: 'id' } },
   { name: 'anchor.customers.delete', call: (c, id) => c.anchor.customers.delete(id as string), method: 'DELETE', at: { before: '/anchor/customer/' } },
   { name: 'anchor.transfers.get', call: (c, id) => c.anchor.transfers.get(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
+  { name: 'anchor.transfers.watch', call: (c, id) => c.anchor.transfers.watch(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
   { name: 'anchor.watchTransaction', call: (c, id) => c.anchor.watchTransaction(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
 ];
 
