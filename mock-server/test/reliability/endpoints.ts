@@ -149,8 +149,8 @@ const interactiveFields = (amountField: 'fiat_amount' | 'onchain_amount'): Recor
   user_id: { required: true, bad: fc.oneof(not('string'), blank, longer(100)), odd: fc.oneof(nastyString, unknownId) },
   api_key: { required: true, bad: fc.oneof(not('string'), blank, longer(200)), odd: nastyString },
   lang,
-  // No odd amounts: one outside the limits is refused (422) but leaves a widget session behind (reported).
-  [amountField]: { bad: badAmount },
+  // Odd amounts include ones outside the limits: refused with 422 and nothing left behind.
+  [amountField]: { bad: badAmount, odd: oddAmount },
   ...(amountField === 'fiat_amount' ? { destination_address: stellarAccount() } : {}),
 });
 

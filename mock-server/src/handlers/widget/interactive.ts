@@ -41,7 +41,14 @@ async function actAsMerchant(ctx: MockContext, merchant: MerchantRecord, userId:
   challenge.sign(keypair);
   const client = await readSep10Token(ctx, await exchangeChallenge(ctx, challenge.toXDR()));
   if (!client) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');
-  return { client, session: openSession(ctx, merchant.id, userId) };
+  const session = openSession(ctx, merchant.id, userId);
+  const challengeHash = Array.from(challenge.hash(), (b) => b.toString(16).padStart(2, '0')).join('');
+  /** Takes back the session and the spent challenge when the anchor then refuses the request. */
+  const undo = () => {
+    ctx.store.sessions.delete(session.session_id);
+    ctx.store.anchor.usedChallenges.delete(challengeHash);
+  };
+  return { client, session, undo };
 }
 
 /**
@@ -61,7 +68,7 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
         throw badRequest('api_key: must be an active public key of this merchant');
       }
       const customer = findAcceptedCustomer(ctx, merchant.id, body.user_id);
-      const { client, session } = await actAsMerchant(ctx, merchant, customer.id);
+      const { client, session, undo } = await actAsMerchant(ctx, merchant, customer.id);
       const amount = 'fiat_amount' in body ? body.fiat_amount : 'onchain_amount' in body ? body.onchain_amount : undefined;
       const result = await startInteractive(
         ctx,
@@ -80,7 +87,11 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
         client,
         // The merchant's key authenticated, but the USDC is the customer's: they enter the address if it is not given.
         { defaultAccount: false },
-      );
+      ).catch((error: unknown) => {
+        // A refused request changes nothing: not even the session opened on the merchant's behalf.
+        undo();
+        throw error;
+      });
       return ok(ctx, result);
     });
   return [
