@@ -179,7 +179,8 @@ const paymentFields: Record<string, FieldSpec> = {
   'recipient.email': { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', 'x', 'a@')), odd: nastyString },
   redirect_url: httpUrl(),
   meta: {
-    bad: not('object'),
+    // Deeper than MAX_META_DEPTH, and deep enough to overflow any recursion over it.
+    bad: fc.oneof(not('object'), fc.constantFrom({ order_id: 'A-1', nested: deep(17) }, { order_id: 'A-1', nested: deep(5_000) })),
     odd: fc.oneof(
       fc.dictionary(nastyString, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
       fc.constantFrom(

@@ -38,6 +38,21 @@ const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? 'is required' : `must be ${what}`;
 
 /** The payment creation request (002 section 2). Other fields (itemized checkout) are accepted and ignored. */
+/** Deepest nesting `meta` may have: free keys for the merchant, not a payload that recursion trips on. */
+export const MAX_META_DEPTH = 16;
+
+/** Whether `value` nests objects or arrays more than `limit` levels deep; iterative, so any depth is safe to ask about. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export const PaymentRequestSchema = z.looseObject({
   type: z.literal('checkout', { error: required('"checkout"') }),
   amount: z
@@ -53,7 +68,10 @@ export const PaymentRequestSchema = z.looseObject({
     { error: required('an object with name and email') },
   ),
   redirect_url: z.url({ protocol: /^https?$/, error: required('an absolute http or https URL') }),
-  meta: z.record(z.string(), z.unknown(), { error: required('an object') }).optional(),
+  meta: z
+    .record(z.string(), z.unknown(), { error: required('an object') })
+    .refine((meta) => !nestsDeeperThan(meta, MAX_META_DEPTH), `must nest at most ${MAX_META_DEPTH} levels deep`)
+    .optional(),
 });
 
 export type PaymentRequest = z.infer<typeof PaymentRequestSchema>;
