@@ -350,21 +350,10 @@ export interface CompleteInteractiveInput {
 }
 
 /**
- * Finishes the form as the customer does on the page: checks the phone (the OTP when given,
- * else an earlier verification), the customer's KYC, the amount against the limits, fixes
- * the price, and moves `incomplete` -> `pending_user_transfer_start`. A deposit then sends
- * the Mobile Money prompt; a withdrawal shows `withdraw_anchor_account` and `withdraw_memo`.
- * A merchant's transaction gets its `ord_` order here. The token is used from now on.
- *
- * Refusals change nothing: 409 INVALID_STATE (not `incomplete`), 400 VALIDATION_ERROR
- * (provider, phone, amount, address), 403 KYC_NOT_APPROVED, 422 AMOUNT_OUT_OF_RANGE,
- * 422 PHONE_NOT_VERIFIED, 422 VALIDATION_ERROR (wrong code).
+ * Checks a finished form without changing anything: the transition, provider, phone, amount,
+ * destination, the customer's KYC and the limits. Throws the error the customer would see.
  */
-export async function completeInteractive(
-  ctx: MockContext,
-  tx: TransactionRecord,
-  input: CompleteInteractiveInput,
-): Promise<TransactionRecord> {
+export function checkCompletion(ctx: MockContext, tx: TransactionRecord, input: Omit<CompleteInteractiveInput, 'otp_code'>) {
   const status = next(tx, 'complete_form');
   const provider = parseProvider(input.provider ?? '');
   if (!provider) throw badRequest(`provider: must be one of ${Object.keys(PROVIDERS).join(', ')}`);
@@ -384,6 +373,26 @@ export async function completeInteractive(
   }
   const quote = priceFor(ctx, tx, amount);
   checkLimits(ctx, limitTerms(ctx, tx), { fiat: quote.fiat_amount, crypto: quote.crypto_amount });
+  return { status, provider, phone, destination, customer, quote };
+}
+
+/**
+ * Finishes the form as the customer does on the page: checks the phone (the OTP when given,
+ * else an earlier verification), the customer's KYC, the amount against the limits, fixes
+ * the price, and moves `incomplete` -> `pending_user_transfer_start`. A deposit then sends
+ * the Mobile Money prompt; a withdrawal shows `withdraw_anchor_account` and `withdraw_memo`.
+ * A merchant's transaction gets its `ord_` order here. The token is used from now on.
+ *
+ * Refusals change nothing: 409 INVALID_STATE (not `incomplete`), 400 VALIDATION_ERROR
+ * (provider, phone, amount, address), 403 KYC_NOT_APPROVED, 422 AMOUNT_OUT_OF_RANGE,
+ * 422 PHONE_NOT_VERIFIED, 422 VALIDATION_ERROR (wrong code).
+ */
+export async function completeInteractive(
+  ctx: MockContext,
+  tx: TransactionRecord,
+  input: CompleteInteractiveInput,
+): Promise<TransactionRecord> {
+  const { status, provider, phone, destination, customer, quote } = checkCompletion(ctx, tx, input);
   if (input.otp_code !== undefined) {
     verifyInteractivePhone(ctx, tx, phone, input.otp_code);
   } else if (tx.verified_phone !== phone && !customer?.verified_phones.includes(phone)) {

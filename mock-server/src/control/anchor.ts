@@ -15,6 +15,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { lastOtp } from '../otp.js';
 import {
+  checkCompletion,
   completeInteractive,
   findTransaction,
   sendInteractiveOtp,
@@ -49,6 +50,8 @@ export function anchorControl(ctx: MockContext) {
     /** Finishes the form like the customer, OTP included; returns the SEP-24 transaction. */
     async completeInteractive(id: string, input: Omit<CompleteInteractiveInput, 'otp_code'>) {
       const tx = find(id);
+      // Refuse bad input before a code goes out: a refused call must not replace the phone's code.
+      checkCompletion(ctx, tx, input);
       const { phone } = sendInteractiveOtp(ctx, tx, input.phone);
       const otp = lastOtp(ctx, phone);
       if (!otp) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');

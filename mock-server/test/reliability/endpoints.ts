@@ -901,10 +901,10 @@ export const CONTROL_ENDPOINTS: Endpoint[] = [
     body: {
       valid: () => fc.record({ provider: fc.constantFrom('mtn', 'telecel'), phone: fc.constant('+233201234567'), amount: fc.integer({ min: 2, max: 200 }) }),
       fields: {
-        // No unknown providers or amounts outside the limits: refused, but after a code was sent (reported).
-        provider: { required: true, bad: fc.oneof(not('string'), fc.constant(''), longer(40)) },
+        // Unknown providers and amounts outside the limits are refused before any code is sent.
+        provider: { required: true, bad: fc.oneof(not('string'), fc.constant(''), longer(40), fc.constantFrom('nope', 'vodafone')) },
         phone: { required: true, bad: fc.oneof(not('string'), fc.constant(''), longer(40)), odd: nastyString },
-        amount: { bad: badAmount },
+        amount: { bad: badAmount, odd: oddAmount },
         destination_address: { bad: fc.oneof(not('string'), fc.constant(''), longer(69)), odd: nastyString },
       },
     },
