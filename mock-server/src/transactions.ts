@@ -24,7 +24,7 @@ import type { MockContext } from './context.js';
 import { sha256Hex } from './crypto.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { receivePayment, sendPayment, toStroops, type StellarPaymentRecord } from './ledger.js';
-import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from './handlers/ramp/lifecycle.js';
+import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from './retries.js';
 import { canTransition, transition, type Machine } from './machines/machine.js';
 import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } from './machines/transaction.js';
 import { parseProvider, PROVIDERS, startCollection, startPayout, type CollectionRecord, type PayoutRecord } from './mobile-money.js';

@@ -24,13 +24,10 @@ import {
 } from '../../machines/ramp-order.js';
 import { failPayout, startPayout, startCollection, type CollectionRecord, type PayoutRecord } from '../../mobile-money.js';
 import type { RampOrderRecord, RampRefund } from '../../state/ramp.js';
+import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from '../../retries.js';
 import { addVolume } from '../../volume.js';
 import { sendPaymentWebhook } from './payment-webhooks.js';
 
-/** USDC send attempts (on-ramp) and payout attempts (off-ramp) before the order fails. */
-export const MAX_ATTEMPTS = 3;
-/** Wait after a failed send or payout attempt before the next one, seconds. */
-export const RETRY_DELAY_SECONDS = 30;
 /** Time between one leg settling and the next starting (fiat_confirmed, crypto_confirmed), seconds. */
 export const HANDOFF_SECONDS = 2;
 
