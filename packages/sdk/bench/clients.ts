@@ -4,11 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { CheckoutClient, RampClient } from '../dist/index.js';
 import { compare, fmt, ratio } from './measure.ts';
+import { bundleSize } from './size.ts';
 
 const server = `
 import { createServer } from 'node:http';
@@ -84,29 +82,10 @@ export async function benchClients() {
   }
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
 /** esbuild bundle of `import { <name> } from '@sikaramp/sdk'`, minified, and the packages it pulls in. */
 async function namedImportSize(name: string) {
-  const result = await build({
-    absWorkingDir: root,
-    stdin: { contents: `export { ${name} } from '@sikaramp/sdk';`, resolveDir: root, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]!.contents;
-  const packages = new Set(
-    Object.keys(result.metafile.inputs)
-      .map((i) => i.match(/.*node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1])
-      .filter(Boolean),
-  );
-  return [`{ ${name} }`, `${(code.length / 1024).toFixed(1)} KiB`, `${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} KiB`, [...packages].sort().join(', ') || '(none)'];
+  const { min, gzip, packages } = await bundleSize(`export { ${name} } from '@sikaramp/sdk';`);
+  return [`{ ${name} }`, `${(min / 1024).toFixed(1)} KiB`, `${(gzip / 1024).toFixed(1)} KiB`, packages.join(', ') || '(none)'];
 }
 
 export async function benchClientSizes() {

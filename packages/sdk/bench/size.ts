@@ -5,10 +5,11 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-async function bundleSize(entry: string) {
+/** Bundles a module text (e.g. `export { X } from '@sikaramp/sdk';`): minified and gzip -9 bytes, and the packages it pulls in. */
+export async function bundleSize(contents: string) {
   const result = await build({
     absWorkingDir: root,
-    stdin: { contents: `export * from '${entry}';`, resolveDir: root, loader: 'js' },
+    stdin: { contents, resolveDir: root, loader: 'js' },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -30,7 +31,7 @@ async function bundleSize(entry: string) {
 export async function benchSize() {
   const rows: string[][] = [];
   for (const entry of ['@sikaramp/sdk/webhooks', '@sikaramp/sdk']) {
-    const { min, gzip, packages } = await bundleSize(entry);
+    const { min, gzip, packages } = await bundleSize(`export * from '${entry}';`);
     rows.push([entry, `${(min / 1024).toFixed(1)} KiB`, `${(gzip / 1024).toFixed(1)} KiB`, packages.join(', ') || '(none)']);
   }
   return { rows };
