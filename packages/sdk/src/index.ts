@@ -4,6 +4,7 @@ export const VERSION = '0.0.0';
 export {
   SikarampError,
   ApiError,
+  RedirectError,
   BadRequestError,
   AuthenticationError,
   PermissionDeniedError,

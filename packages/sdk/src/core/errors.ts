@@ -63,6 +63,7 @@ export class ApiError extends SikarampError {
 
   /** Builds the subclass that matches the status. */
   static from(status: number, body: unknown, headers: Headers): ApiError {
+    if (status >= 300 && status < 400) return new RedirectError(status, body, headers);
     if (status === 400) return new BadRequestError(status, body, headers);
     if (status === 401) return new AuthenticationError(status, body, headers);
     if (status === 403) return new PermissionDeniedError(status, body, headers);
@@ -72,6 +73,35 @@ export class ApiError extends SikarampError {
     if (status === 429) return new RateLimitError(status, body, headers);
     if (status >= 500) return new InternalServerError(status, body, headers);
     return new ApiError(status, body, headers);
+  }
+}
+
+/**
+ * 3xx: the service (or something in front of it) answered with a redirect. The SDK never
+ * follows one, so that the key or token of the request is never sent to wherever `Location`
+ * names; a redirect usually means a wrong `baseUrl` (`http://` for `https://`, a missing path).
+ */
+export class RedirectError extends ApiError {
+  override name = 'RedirectError';
+  /** Where the answer pointed, without its query and fragment (which could hold a token); undefined when it did not say. */
+  readonly location: string | undefined;
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    this.location = withoutQuery(headers.get('location'));
+    this.message = redact(
+      `${status}: redirect not followed${this.location ? ` (to ${this.location})` : ''}: the SDK never sends credentials to another address. Check the client's baseUrl.`,
+    );
+  }
+}
+
+/** `scheme://host/path` of a URL, or the path of a relative one: no user name, password, query or fragment. */
+function withoutQuery(location: string | null): string | undefined {
+  if (!location) return undefined;
+  try {
+    const url = new URL(location);
+    return `${url.origin}${url.pathname}`.slice(0, 500);
+  } catch {
+    return location.replace(/[?#].*$/s, '').slice(0, 500);
   }
 }
 

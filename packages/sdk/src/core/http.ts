@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, TimeoutError } from './errors.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
 
@@ -18,7 +18,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Time allowed for one attempt, including reading the answer, ms. Default 60000. */
   timeout?: number;
-  /** A fetch of your own (instrumentation, a proxy agent, a test double). Default: the global fetch. */
+  /**
+   * A fetch of your own (instrumentation, a proxy agent, a test double). Default: the global fetch.
+   * It is given a Request whose `redirect` is `'manual'`; keep it, so that a credential never follows a redirect.
+   */
   fetch?: typeof fetch;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
@@ -97,6 +100,9 @@ export class HttpCore {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
+      // fetch would follow a 3xx and send every header but Authorization to whatever host
+      // `Location` names (X-API-Key included): a redirect is answered, never followed.
+      redirect: 'manual',
       fetch: (input, init) => (customFetch ?? globalThis.fetch)(input, init),
     });
   }
@@ -137,6 +143,8 @@ export class HttpCore {
         continue;
       }
       const { response, body } = received;
+      // `opaqueredirect` is how a browser-like fetch reports a redirect it did not follow.
+      if (isRedirect(response)) throw new RedirectError(response.status, body, response.headers);
       if (response.ok) return received;
       const auth = this.#config.auth;
       const expired = response.status === 401 || auth?.isExpired?.(response.status, body) === true;
@@ -200,6 +208,8 @@ export class HttpCore {
     return error;
   }
 }
+
+const isRedirect = (response: Response) => response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
