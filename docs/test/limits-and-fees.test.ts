@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../../mock-server/src/merchants.js';
 import { quoteBuy, quoteSell, quoteSellForFiat } from '../../mock-server/src/pricing.js';
 import type { MerchantRecord } from '../../mock-server/src/store.js';
+import { RAMP_RATE_LIMIT_PER_SECOND } from '../../mock-server/src/handlers/ramp/auth.js';
 import { checkLimits } from '../../mock-server/src/volume.js';
 
 const guide = readFileSync(new URL('../guides/limits-and-fees.md', import.meta.url), 'utf8');
@@ -70,5 +71,12 @@ describe('limits-and-fees.md', () => {
     expect(guide).toContain('| maximum per transaction | 5,000 GHS (ours; starter tier) |');
     expect(guide).toContain('| daily volume | 20,000 GHS per UTC day (ours; starter tier) |');
     expect(guide).toContain('| monthly volume | 100,000 GHS per UTC month (ours; starter tier)');
+  });
+
+  it('gives the ramp API the per-merchant rate of the mock, and rate_limit_rpm to widget requests only', () => {
+    expect(RAMP_RATE_LIMIT_PER_SECOND).toBe(100);
+    expect(guide).toContain(`| ramp API, per merchant | ${RAMP_RATE_LIMIT_PER_SECOND} requests in any 1 second (001 section 8)`);
+    expect(guide).toContain('| each API key, widget backend | `rate_limit_rpm` requests in any 60 seconds (000 section 8): 600 for a new key');
+    expect(guide).toContain("A key's `rate_limit_rpm` limits widget requests only (000 section 8)");
   });
 });

@@ -86,12 +86,18 @@ export interface RequireKeyOptions {
   type: 'public' | 'secret' | 'any';
   /** Where the key travels: `X-API-Key` (widget backend) or `Authorization: Bearer` (ramp API). */
   from: 'x-api-key' | 'bearer';
+  /**
+   * Whether the key's `rate_limit_rpm` applies. It limits widget requests (000 section 8);
+   * the ramp API has its own limit per merchant instead (001 section 8). Default true.
+   */
+  perKeyLimit?: boolean;
 }
 
 /**
  * Authenticates an API key: unknown or revoked 401 UNAUTHORIZED; wrong type 403 FORBIDDEN;
  * a public key from an origin outside `allowed_domains` 403 FORBIDDEN; a secret key from an
- * address outside `allowed_ips` 403 FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED.
+ * address outside `allowed_ips` 403 FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED (unless
+ * `perKeyLimit` is false).
  */
 export async function requireKey(ctx: MockContext, request: Request, opts: RequireKeyOptions): Promise<KeyAuth> {
   const text = opts.from === 'bearer' ? bearer(request) : request.headers.get('x-api-key')?.trim();
@@ -109,7 +115,7 @@ export async function requireKey(ctx: MockContext, request: Request, opts: Requi
   if (key.allowed_ips.length > 0 && !key.allowed_ips.includes(clientIp(ctx, request))) {
     throw forbidden('caller address not in the allowed IPs of this key');
   }
-  rateLimit(ctx, `key:${key.id}`, key.rate_limit_rpm, 60_000);
+  if (opts.perKeyLimit !== false) rateLimit(ctx, `key:${key.id}`, key.rate_limit_rpm, 60_000);
   return auth;
 }
 
@@ -141,7 +147,7 @@ export const SESSION_TTL_SECONDS = 30 * 60;
 export function openSession(ctx: MockContext, merchantId: string, userId: string): SessionRecord {
   const session: SessionRecord = {
     session_id: ctx.random.uuid(),
-    session_token: ctx.random.uuid(),
+    session_token: ctx.secrets.uuid(),
     merchant_id: merchantId,
     user_id: userId,
     expires_at: ctx.clock.now() + SESSION_TTL_SECONDS * 1000,
