@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
  * sikaramp-mock: the whole Sikaramp service on one port.
- *   sikaramp-mock --port 4010 [--host 127.0.0.1] [--clock manual|real] [--seed N]
+ *   sikaramp-mock --port 4010 [--host 127.0.0.1] [--clock manual|real] [--seed N] [--start ISO]
  *                 [--network testnet|public] [--auto-advance] [--log]
+ *                 [--cors-origin URL]... [--control-origin URL]... [--control-token TOKEN]
  */
 import { parseArgs } from 'node:util';
 import { startMockServer } from './server.js';
 
 const usage =
-  'usage: sikaramp-mock [--port 4010] [--host 127.0.0.1] [--clock manual|real] [--seed N] [--network testnet|public] [--auto-advance] [--log]';
+  'usage: sikaramp-mock [--port 4010] [--host 127.0.0.1] [--clock manual|real] [--seed N] [--start ISO] [--network testnet|public] [--auto-advance] [--log]\n' +
+  '                     [--cors-origin URL]... [--control-origin URL]... [--control-token TOKEN]';
 function fail(message: string): never {
   console.error(`sikaramp-mock: ${message}\n${usage}`);
   process.exit(2);
@@ -19,6 +21,10 @@ const options = {
   host: { type: 'string', default: '127.0.0.1' },
   clock: { type: 'string', default: 'real' },
   seed: { type: 'string' },
+  start: { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true, default: [] as string[] },
+  'control-origin': { type: 'string', multiple: true, default: [] as string[] },
+  'control-token': { type: 'string' },
   network: { type: 'string', default: 'testnet' },
   'auto-advance': { type: 'boolean', default: false },
   log: { type: 'boolean', default: false },
@@ -44,13 +50,22 @@ if (values.clock !== 'real' && values.clock !== 'manual') fail(`--clock must be 
 if (values.network !== 'testnet' && values.network !== 'public') fail(`--network must be testnet or public`);
 const seed = values.seed === undefined ? undefined : Number(values.seed);
 if (seed !== undefined && !Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
+if (values.start !== undefined && !Number.isFinite(Date.parse(values.start))) fail(`--start must be an ISO 8601 time, got ${values.start}`);
+for (const origin of [...values['cors-origin'], ...values['control-origin']]) {
+  if (!URL.canParse(origin) || new URL(origin).origin === 'null') fail(`not an origin: ${origin}`);
+}
+if (values['control-token'] !== undefined && values['control-token'].length < 16) fail('--control-token must be at least 16 characters');
 
 const server = await startMockServer({
   port,
   host: values.host,
   clock: values.clock,
   seed,
+  ...(values.start === undefined ? {} : { clockStart: values.start }),
   network: values.network,
+  corsOrigins: values['cors-origin'],
+  controlOrigins: values['control-origin'],
+  ...(values['control-token'] === undefined ? {} : { controlToken: values['control-token'] }),
   autoAdvance: values['auto-advance'],
   log: values.log,
 }).catch((error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.message));
@@ -76,7 +91,7 @@ console.log(`Sikaramp mock server listening on ${server.url} (clock: ${values.cl
   anchor (SEP-10/12/24)       ${u.anchor}   (stellar.toml: ${u.origin}/.well-known/stellar.toml)
   earlier gateway routes      ${u.gateway}
   interactive page            ${u.interactive}
-  control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...)
+  control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...${values['control-token'] === undefined ? '' : '; needs the control token'})
 Try:
   curl -s -X POST ${u.base}/api/v1/merchant/register -H 'content-type: application/json' \\
     -d '{"name":"Demo","legal_name":"Demo Ltd","email":"demo@example.com","password":"correct horse"}'

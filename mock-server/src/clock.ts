@@ -29,7 +29,7 @@ interface Task {
 export interface ClockOptions {
   /** `manual` stands still until advanced; `real` follows the wall clock. Default `real`. */
   kind?: 'real' | 'manual';
-  /** Start time of a manual clock (ms or ISO 8601). Default: the wall clock at creation. */
+  /** Start time (ms or ISO 8601). Default: the wall clock at creation. A real clock runs on from it. */
   start?: number | string | Date;
 }
 
@@ -38,7 +38,7 @@ export function createClock(options: ClockOptions = {}): Clock {
   const start = options.start === undefined ? Date.now() : new Date(options.start).getTime();
   if (!Number.isFinite(start)) throw new TypeError(`clock start is not a valid time: ${String(options.start)}`);
   let manualNow = start;
-  let offset = 0;
+  let offset = options.start === undefined ? 0 : start - Date.now();
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const queue: Task[] = [];

@@ -26,7 +26,10 @@ export interface MockContext {
   options: ResolvedOptions;
   urls: Urls;
   clock: Clock;
+  /** Seeded when `seed` is set: ids, references, memos, one-time passwords. */
   random: Random;
+  /** Always the platform's CSPRNG: whatever signs or authenticates (keys, secrets, tokens, nonces). */
+  secrets: Random;
   store: Store;
   /** Signs merchant access tokens, SEP-10 tokens and interactive tokens. */
   jwtSecret: string;
@@ -39,14 +42,17 @@ export interface MockContext {
 
 export function createContext(options: ResolvedOptions): MockContext {
   const random = createRandom(options.seed);
+  // Never seeded: a seed is a 32-bit number that anyone reading the docs knows.
+  const secrets = createRandom();
   return {
     options,
     urls: options.urls,
     clock: options.clock,
     random,
+    secrets,
     store: createStore(),
-    jwtSecret: random.hex(32),
-    anchorKeypair: Keypair.fromRawEd25519Seed(Buffer.from(random.bytes(32))),
+    jwtSecret: secrets.hex(32),
+    anchorKeypair: Keypair.fromRawEd25519Seed(Buffer.from(secrets.bytes(32))),
     hooks: { collection: new Map(), payout: new Map(), stellarPayment: new Map(), sendConfirmed: new Map() },
     requestId: () => `req_${random.hex(12)}`,
   };

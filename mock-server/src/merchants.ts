@@ -21,13 +21,13 @@ export interface RegisterInput {
 /** Registration defaults of 000 section 2: pending, starter tier, 100 + 0 bps, a real Stellar keypair. */
 export async function createMerchant(ctx: MockContext, input: RegisterInput): Promise<MerchantRecord> {
   const now = isoNano(ctx.clock.now());
-  const keypair = Keypair.fromRawEd25519Seed(Buffer.from(ctx.random.bytes(32)));
+  const keypair = Keypair.fromRawEd25519Seed(Buffer.from(ctx.secrets.bytes(32)));
   const merchant: MerchantRecord = {
     id: ctx.random.uuid(),
     name: input.name,
     legal_name: input.legal_name,
     email: input.email,
-    password_hash: await hashPassword(input.password, ctx.random.bytes(16)),
+    password_hash: await hashPassword(input.password, ctx.secrets.bytes(16)),
     status: 'pending',
     tier: 'starter',
     fee_base_bps: 100,
@@ -90,7 +90,7 @@ export async function createApiKey(
   merchant: MerchantRecord,
   input: CreateKeyInput,
 ): Promise<{ apiKey: ApiKeyRecord; key: string }> {
-  const key = `${KEY_PREFIX[input.key_type]}${ctx.random.hex(24)}`;
+  const key = `${KEY_PREFIX[input.key_type]}${ctx.secrets.hex(24)}`;
   const apiKey: ApiKeyRecord = {
     id: ctx.random.uuid(),
     merchant_id: merchant.id,

@@ -23,7 +23,16 @@ export interface MockBackendOptions {
   interactiveUrl?: string;
   /** `real` (default), `manual`, or a clock of your own. */
   clock?: Clock | 'real' | 'manual';
-  /** Makes ids, keys, keypairs and one-time passwords reproducible. */
+  /**
+   * Where the clock starts (ms or ISO 8601). Default: the wall clock, which is what wallets
+   * check SEP-10 time bounds and tokens against; with `seed` and a manual clock, the wall
+   * clock rounded down to the minute. Name a time for timestamps that reproduce too.
+   */
+  clockStart?: number | string | Date;
+  /**
+   * Makes ids, references, memos and one-time passwords reproducible. Keys, secrets and
+   * tokens always come from the platform's CSPRNG: a 32-bit seed would let anyone forge them.
+   */
   seed?: number;
   /** Stellar network the anchor runs on. On `public` the five merchant fields are required. Default `testnet`. */
   network?: 'testnet' | 'public';
@@ -76,10 +85,27 @@ export interface ResolvedOptions {
   log: boolean;
 }
 
-/** Where a seeded manual clock starts. */
-export const SEEDED_START = '2026-01-01T00:00:00.000Z';
+/**
+ * A URL as the WHATWG URL parser writes it (so `http://host:80` is `http://host`, as every
+ * request URL is), without query, fragment or trailing slash.
+ */
+function normalizeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`not an absolute URL: ${url}`);
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
+}
+const trim = normalizeUrl;
 
-const trim = (url: string) => url.replace(/\/+$/, '');
+/** Where the clock starts: the named time, else now (a seeded manual clock: the whole minute). */
+function clockStartOf(options: MockBackendOptions): number | string | Date | undefined {
+  if (options.clockStart !== undefined) return options.clockStart;
+  if (options.clock === 'manual' && options.seed !== undefined) return Math.floor(Date.now() / 60_000) * 60_000;
+  return undefined;
+}
 
 export function resolveOptions(options: MockBackendOptions = {}): ResolvedOptions {
   const origin = trim(options.origin ?? 'https://mock.sikaramp.test');
@@ -89,11 +115,7 @@ export function resolveOptions(options: MockBackendOptions = {}): ResolvedOption
   const clock =
     typeof options.clock === 'object'
       ? options.clock
-      : createClock({
-          kind: options.clock ?? 'real',
-          // A seeded manual clock starts at a fixed time, so that timestamps reproduce too.
-          ...(options.clock === 'manual' && options.seed !== undefined ? { start: SEEDED_START } : {}),
-        });
+      : createClock({ kind: options.clock ?? 'real', start: clockStartOf(options) });
   return {
     urls: {
       origin,

@@ -1,6 +1,7 @@
 /**
- * Ids, keys and codes. With a seed they are reproducible (sfc32), so that a merchant's
- * snapshot tests stay stable; without one they come from the platform's CSPRNG.
+ * Ids and codes. With a seed they are reproducible (sfc32), so that a merchant's snapshot
+ * tests stay stable; without one they come from the platform's CSPRNG. Secrets never take a
+ * seed (context.ts keeps a second, unseeded generator for them): 32 bits are guessed offline.
  */
 export interface Random {
   bytes(n: number): Uint8Array;

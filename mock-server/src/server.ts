@@ -1,13 +1,15 @@
 /**
  * The standalone server: msw's `getResponse(handlers, request)` behind `node:http`, every
- * surface on one port (msw 3 has no server of its own). Adds what a browser needs to call
- * it cross-origin (CORS) and passes the socket's address to IP allowlists.
+ * surface on one port (msw 3 has no server of its own). Adds CORS for the origins a merchant
+ * allowed, guards `/_mock` against the web pages a developer visits, and passes the socket's
+ * address to IP allowlists.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { createMockBackend, type MockBackend } from './backend.js';
 import { CLIENT_IP_HEADER } from './http/auth.js';
+import { timingSafeEqual } from './crypto.js';
 import { HttpError, notFound } from './http/errors.js';
 import { errorResponse } from './http/respond.js';
 import type { MockBackendOptions } from './options.js';
@@ -15,11 +17,38 @@ import type { MockBackendOptions } from './options.js';
 /** Largest request body the server accepts, bytes. */
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 
+/** Request headers a browser may send cross-origin: those the widget, the SDK and the SEPs use. */
+const ALLOWED_HEADERS = [
+  'accept',
+  'accept-language',
+  'authorization',
+  'content-type',
+  'idempotency-key',
+  'x-api-key',
+  'x-idempotency-key',
+  'x-mock-control-token',
+  'x-request-id',
+  'x-session-id',
+  'x-session-token',
+].join(', ');
+
+/** Query parameters whose values `--log` never prints. */
+const SECRET_PARAM = /token|secret|key|password|jwt|signature/i;
+
 export interface MockServerOptions extends Omit<MockBackendOptions, 'origin'> {
   /** Port to listen on; 0 picks a free one. Default 4010. */
   port?: number;
   /** Address to bind. Default `127.0.0.1`. */
   host?: string;
+  /**
+   * Browser origins answered with CORS besides the mock's own and the `allowed_domains` of
+   * its active public keys, e.g. `http://localhost:3000`.
+   */
+  corsOrigins?: string[];
+  /** Browser origins allowed to call `/_mock` (default none: only same-origin and non-browser callers). */
+  controlOrigins?: string[];
+  /** When set, `/_mock` answers only `Authorization: Bearer <token>` or `X-Mock-Control-Token: <token>`. */
+  controlToken?: string;
 }
 
 export interface MockServer {
@@ -30,12 +59,14 @@ export interface MockServer {
 }
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 4010, host = '127.0.0.1', ...backendOptions } = options;
+  const { port = 4010, host = '127.0.0.1', corsOrigins = [], controlOrigins = [], controlToken, ...backendOptions } = options;
+  if (controlToken !== undefined && controlToken.length < 16) throw new TypeError('controlToken must be at least 16 characters');
+  const guard: Guard = { corsOrigins: new Set(corsOrigins.map(originOf)), controlOrigins: new Set(controlOrigins.map(originOf)), controlToken };
   let backend: MockBackend | undefined;
   const server = createServer((req, res) => {
     if (!backend) return void res.writeHead(503).end();
     const ready = backend;
-    handle(ready, req, res).catch(async (error: unknown) => {
+    handle(ready, guard, req, res).catch(async (error: unknown) => {
       // A client that hung up mid-request is gone: nothing to answer, nothing to report.
       if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();
       console.error('[sikaramp-mock] request failed:', error);
@@ -50,7 +81,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostPart}:${address.port}`;
+  // As URL parsing writes it: port 80 drops out, as it does from every request URL.
+  const url = new URL(`http://${hostPart}:${address.port}`).origin;
   backend = createMockBackend({ ...backendOptions, origin: url });
   const ready = backend;
   return {
@@ -65,24 +97,109 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-async function handle(backend: MockBackend, req: IncomingMessage, res: ServerResponse) {
+interface Guard {
+  corsOrigins: Set<string>;
+  controlOrigins: Set<string>;
+  controlToken: string | undefined;
+}
+
+/** `scheme://host[:port]` of an origin given as an option; a bad one fails at start. */
+function originOf(text: string): string {
+  try {
+    return new URL(text).origin;
+  } catch {
+    throw new TypeError(`not an origin: ${text}`);
+  }
+}
+
+/**
+ * Which origin a browser request may be answered to, if any. SEP-1, 10, 12 and 24 ask anchors
+ * to answer every origin (wallets run in any page; they send bearer tokens, never cookies);
+ * `/_mock` answers only the control origins; every other surface the mock's own origin, the
+ * option's, and the `allowed_domains` of active public keys. Nothing carries credentials.
+ */
+function corsOrigin(backend: MockBackend, guard: Guard, path: string, origin: string): string | undefined {
+  const { urls } = backend;
+  const anchorPath = new URL(urls.anchor).pathname;
+  if (path === '/.well-known/stellar.toml' || path === anchorPath || path.startsWith(`${anchorPath}/`)) return '*';
+  if (isControl(backend, path)) return guard.controlOrigins.has(origin) ? origin : undefined;
+  if (origin === urls.origin || guard.corsOrigins.has(origin)) return origin;
+  for (const key of backend.store.apiKeys.values()) {
+    if (key.key_type === 'public' && key.is_active && key.allowed_domains.includes(origin)) return origin;
+  }
+  return undefined;
+}
+
+const isControl = (backend: MockBackend, path: string) => {
+  const control = new URL(backend.urls.control).pathname;
+  return path === control || path.startsWith(`${control}/`);
+};
+
+/**
+ * `/_mock` resets the world, reads OTPs and approves KYB, so a web page the developer happens
+ * to visit must not reach it: a browser request from another origin (its `Origin`, or
+ * `Sec-Fetch-Site` when a no-cors GET sends none) is refused unless its origin was named, and
+ * with a control token every caller must show it. Undefined when the request may go on.
+ */
+function refuseControl(backend: MockBackend, guard: Guard, req: IncomingMessage): HttpError | undefined {
   const origin = req.headers.origin;
-  const cors: Record<string, string> = origin
+  const site = req.headers['sec-fetch-site'];
+  const crossOrigin = origin !== undefined ? origin !== backend.urls.origin : site === 'cross-site' || site === 'same-site';
+  if (crossOrigin && !(origin !== undefined && guard.controlOrigins.has(origin))) {
+    return new HttpError(403, 'FORBIDDEN', 'the control API refuses requests from other origins (see the controlOrigins option)');
+  }
+  if (guard.controlToken === undefined) return undefined;
+  const auth = req.headers.authorization;
+  const given = auth?.startsWith('Bearer ') ? auth.slice(7) : req.headers['x-mock-control-token'];
+  if (typeof given !== 'string' || !timingSafeEqual(given, guard.controlToken)) {
+    return new HttpError(401, 'UNAUTHORIZED', 'the control API needs the control token');
+  }
+  return undefined;
+}
+
+/** The request URL as `--log` prints it: tokens and keys in the query masked. */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq >= 0 && SECRET_PARAM.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=***` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, res: ServerResponse) {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const origin = req.headers.origin;
+  const allowed = origin === undefined ? undefined : corsOrigin(backend, guard, path, origin);
+  const cors: Record<string, string> = allowed
     ? {
-        'access-control-allow-origin': origin,
-        'access-control-allow-credentials': 'true',
+        'access-control-allow-origin': allowed,
         'access-control-expose-headers': 'retry-after, x-request-id',
-        vary: 'Origin',
+        ...(allowed === '*' ? {} : { vary: 'Origin' }),
       }
-    : {};
+    : origin === undefined
+      ? {}
+      : { vary: 'Origin' };
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
     res.writeHead(204, {
       ...cors,
-      'access-control-allow-methods': 'GET, POST, PUT, DELETE, PATCH, OPTIONS',
-      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-      'access-control-max-age': '600',
+      ...(allowed
+        ? {
+            'access-control-allow-methods': 'GET, POST, PUT, DELETE, PATCH, OPTIONS',
+            'access-control-allow-headers': ALLOWED_HEADERS,
+            'access-control-max-age': '600',
+          }
+        : {}),
     });
     return void res.end();
+  }
+  if (isControl(backend, path)) {
+    const refused = refuseControl(backend, guard, req);
+    if (refused) return send(res, errorResponse(backend.context, 'envelope', refused), cors);
   }
 
   const body = await readBody(req);
@@ -106,7 +223,7 @@ async function handle(backend: MockBackend, req: IncomingMessage, res: ServerRes
   const response =
     (await getResponse(backend.handlers, request)) ??
     errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${new URL(request.url).pathname}`));
-  if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${req.url} -> ${response.status}`);
+  if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${maskUrl(req.url ?? '/')} -> ${response.status}`);
   return send(res, response, cors);
 }
 

@@ -154,7 +154,7 @@ export async function createTransaction(
     const quote = priceFor(ctx, tx, checkAmount(input.amount));
     checkLimits(ctx, limitTerms(ctx, tx), { fiat: quote.fiat_amount, crypto: quote.crypto_amount });
   }
-  const token = ctx.random.hex(24);
+  const token = ctx.secrets.hex(24);
   tx.token_hash = await sha256Hex(token);
   ctx.store.anchor.transactions.set(tx.id, tx);
   ctx.store.anchor.tokens.set(tx.token_hash, tx.id);

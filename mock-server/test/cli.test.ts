@@ -84,8 +84,11 @@ describe('sikaramp-mock CLI', () => {
       expect(out).toContain(line);
     }
 
+    // A seeded manual clock starts at the wall clock's minute, where wallets accept SEP-10 time bounds.
     const clock = (await (await fetch(`${cli.url}/_mock/clock`)).json()) as { now: string; kind: string };
-    expect(clock).toEqual({ now: '2026-01-01T00:00:00.000Z', kind: 'manual' });
+    expect(clock.kind).toBe('manual');
+    expect(Date.now() - Date.parse(clock.now)).toBeLessThan(120_000);
+    expect(clock.now).toMatch(/:00\.000Z$/);
     const reg = await post(`${cli.url}/api/v1/merchant/register`, {
       name: 'CLI Shop',
       legal_name: 'CLI Shop Ltd',
@@ -108,10 +111,10 @@ describe('sikaramp-mock CLI', () => {
     expect(await cli.exit).toEqual({ code: 0, signal: null });
   });
 
-  it('gives the same ids and keys in two processes started with the same --seed', async () => {
+  it('gives the same ids and times, and fresh keys and tokens, in two processes started with the same --seed and --start', async () => {
     const results = [];
     for (let i = 0; i < 2; i++) {
-      const cli = await startCli(['--port', '0', '--clock', 'manual', '--seed', '123']);
+      const cli = await startCli(['--port', '0', '--clock', 'manual', '--seed', '123', '--start', '2026-01-01T00:00:00Z']);
       const reg = await post(`${cli.url}/api/v1/merchant/register`, {
         name: 'Seed',
         legal_name: 'Seed Ltd',
@@ -128,7 +131,43 @@ describe('sikaramp-mock CLI', () => {
       cli.proc.kill('SIGTERM');
       await cli.exit;
     }
-    expect(results[1]).toEqual(results[0]);
+    const [a, b] = results as [any, any];
+    expect(b.merchant.id).toBe(a.merchant.id);
+    expect(b.key.id).toBe(a.key.id);
+    expect(b.merchant.created_at).toBe('2026-01-01T00:00:00.000000000Z');
+    expect(b.merchant.created_at).toBe(a.merchant.created_at);
+    expect(b.merchant.stellar_public_key).not.toBe(a.merchant.stellar_public_key);
+    expect(b.token).not.toBe(a.token);
+    expect(b.key.key).not.toBe(a.key.key);
+  });
+
+  it('masks tokens and keys in the request URLs --log prints', async () => {
+    const cli = await startCli(['--port', '0', '--log']);
+    const token = 'c0ffee'.repeat(8);
+    await fetch(`${cli.url}/interactive?token=${token}&lang=en`);
+    await fetch(`${cli.url}/anchor/transaction?id=abc&session_token=s3cr3t-session&api_key=sika_secret_x`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    cli.proc.kill('SIGTERM');
+    await cli.exit;
+    const out = cli.stdout();
+    expect(out).toContain('GET /interactive?token=***&lang=en ->');
+    expect(out).toContain('GET /anchor/transaction?id=abc&session_token=***&api_key=*** ->');
+    expect(out).not.toContain(token);
+    expect(out).not.toContain('s3cr3t-session');
+  });
+
+  it('closes /_mock with --control-token, and opens it to a browser origin named with --control-origin', async () => {
+    const token = 'ctl-'.padEnd(32, 'x');
+    const cli = await startCli(['--port', '0', '--control-token', token, '--control-origin', 'http://dash.localhost:5173']);
+    expect((await fetch(`${cli.url}/_mock/clock`)).status).toBe(401);
+    expect((await fetch(`${cli.url}/_mock/clock`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${cli.url}/_mock/clock`, { headers: { 'x-mock-control-token': token } })).status).toBe(200);
+    const named = await fetch(`${cli.url}/_mock/clock`, { headers: { origin: 'http://dash.localhost:5173', 'x-mock-control-token': token } });
+    expect(named.status).toBe(200);
+    expect(named.headers.get('access-control-allow-origin')).toBe('http://dash.localhost:5173');
+    expect((await fetch(`${cli.url}/_mock/clock`, { headers: { origin: 'https://evil.example', 'x-mock-control-token': token } })).status).toBe(403);
+    cli.proc.kill('SIGTERM');
+    await cli.exit;
   });
 
   it('says when the port is taken, and exits 2', async () => {
@@ -149,6 +188,9 @@ describe('sikaramp-mock CLI', () => {
     [['--clock', 'fast'], '--clock must be real or manual'],
     [['--seed', 'abc'], '--seed must be an integer'],
     [['--network', 'mainnet'], '--network must be testnet or public'],
+    [['--start', 'yesterday'], '--start must be an ISO 8601 time'],
+    [['--cors-origin', 'not a url'], 'not an origin: not a url'],
+    [['--control-token', 'short'], '--control-token must be at least 16 characters'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('refuses %j with a message and the usage, exit code 2', async (args, message) => {
     const child = run(args);

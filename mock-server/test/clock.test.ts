@@ -52,3 +52,13 @@ describe('real clock', () => {
     clock.stop();
   });
 });
+
+describe('clock start', () => {
+  it('starts a real clock at a named time and lets it run on from there', async () => {
+    const clock = createClock({ kind: 'real', start: '2030-06-01T12:00:00Z' });
+    const at = clock.now();
+    expect(at - Date.parse('2030-06-01T12:00:00Z')).toBeGreaterThanOrEqual(0);
+    expect(at - Date.parse('2030-06-01T12:00:00Z')).toBeLessThan(1_000);
+    clock.stop();
+  });
+});

@@ -4,7 +4,7 @@ import { call, MODES, type MockEnv } from './helpers/env.js';
 describe.each(MODES)('mock core, %s', (_name, start) => {
   let env: MockEnv;
   beforeAll(async () => {
-    env = await start({ seed: 7 });
+    env = await start({ seed: 7, clockStart: '2026-01-01T00:00:00Z' });
   });
   afterAll(() => env.close());
 

@@ -147,3 +147,42 @@ describe.each(MODES)('merchant register, login and profile, %s', (_name, start) 
     expect(res.body.error.message).toBe('invalid or expired access token');
   });
 });
+
+describe.each(MODES)('merchant login attempts, bounded in clock time, %s', (_name, start) => {
+  let env: MockEnv;
+  beforeAll(async () => {
+    env = await start();
+  });
+  afterAll(() => env.close());
+  const attempt = (email: string, password: string) => call(env, 'POST', '/api/v1/merchant/login', { body: { email, password } });
+
+  it('refuses the 11th attempt at one e-mail within 15 minutes with 429 and Retry-After, even with the right password', async () => {
+    const m = await registerMerchant(env);
+    for (let i = 0; i < 10; i++) expectError(await attempt(m.email, `guess ${i}`), 401, 'UNAUTHORIZED');
+    const limited = await attempt(m.email.toUpperCase(), m.password);
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(limited.headers.get('retry-after')).toBe('900');
+    expect(limited.body.data).toBeUndefined();
+
+    await env.backend.clock.advance(899);
+    expectError(await attempt(m.email, m.password), 429, 'RATE_LIMITED');
+    await env.backend.clock.advance(1);
+    expect((await attempt(m.email, m.password)).status).toBe(200);
+    // A success starts the e-mail's count again.
+    for (let i = 0; i < 10; i++) expectError(await attempt(m.email, `guess ${i}`), 401, 'UNAUTHORIZED');
+    expectError(await attempt(m.email, m.password), 429, 'RATE_LIMITED');
+    await env.backend.clock.advance(900);
+  });
+
+  it('refuses a client after 50 failed logins across e-mails, whatever e-mail it tries next', async () => {
+    const m = await registerMerchant(env);
+    for (let i = 0; i < 50; i++) {
+      expectError(await attempt(`spray${Math.floor(i / 5)}@example.com`, `guess ${i}`), 401, 'UNAUTHORIZED');
+    }
+    const limited = await attempt(m.email, m.password);
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await env.backend.clock.advance(900);
+    expect((await attempt(m.email, m.password)).status).toBe(200);
+  });
+});

@@ -71,7 +71,7 @@ export function buildChallenge(ctx: MockContext, account: string, memo?: string)
     .addOperation(
       Operation.manageData({
         name: `${homeDomain(ctx)} auth`,
-        value: btoa(String.fromCharCode(...ctx.random.bytes(48))),
+        value: btoa(String.fromCharCode(...ctx.secrets.bytes(48))),
         source: account,
       }),
     )

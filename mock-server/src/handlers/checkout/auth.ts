@@ -25,7 +25,7 @@ export interface IssueKeyInput {
 
 /** Issues a key and returns its text, the only time the text exists. */
 export async function issueCheckoutKey(ctx: MockContext, input: IssueKeyInput): Promise<{ key: string; record: CheckoutKeyRecord }> {
-  const key = `${CHECKOUT_KEY_PREFIX}${ctx.random.hex(24)}`;
+  const key = `${CHECKOUT_KEY_PREFIX}${ctx.secrets.hex(24)}`;
   const record: CheckoutKeyRecord = {
     id: `ck_${ctx.random.hex(8)}`,
     organization_id: input.organizationId,

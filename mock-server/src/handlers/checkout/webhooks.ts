@@ -42,7 +42,7 @@ export function webhookHandlers(ctx: MockContext) {
           id: `we_${ctx.random.hex(8)}`,
           organization_id: organization.id,
           url: parsed.data.url,
-          secret: `whsec_${ctx.random.hex(24)}`,
+          secret: `whsec_${ctx.secrets.hex(24)}`,
           created_at: iso(ctx.clock.now()),
         };
         ctx.store.checkout.webhookEndpoints.set(endpoint.id, endpoint);

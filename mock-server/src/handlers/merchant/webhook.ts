@@ -23,7 +23,7 @@ function webhookView(ctx: MockContext, m: MerchantRecord) {
   };
 }
 
-const newSecret = (ctx: MockContext) => `whsec_${ctx.random.hex(32)}`;
+const newSecret = (ctx: MockContext) => `whsec_${ctx.secrets.hex(32)}`;
 
 /**
  * The merchant's order webhook endpoint (design.md section 4): `PUT /api/v1/merchant/webhook
