@@ -54,6 +54,18 @@ export function quoteBuy(ctx: MockContext, merchant: FeeTerms, fiat_amount: numb
   return { direction: 'buy', rate, fiat_amount: cents(fiat_amount), crypto_amount, fees };
 }
 
+/** Buying `crypto_amount` USDC: the least whole cedis-and-pesewas that pay for it and the fees. */
+export function quoteBuyForCrypto(ctx: MockContext, merchant: FeeTerms, crypto_amount: number): Quote {
+  const rate = cents(ctx.options.exchangeRate * (1 + SPREAD));
+  const fee_bps = merchant.fee_base_bps + merchant.fee_markup_bps;
+  // fiat - ceil(fiat * bps) - network = crypto * rate  =>  fiat ≈ (crypto * rate + network) / (1 - bps)
+  const network = ceil2(NETWORK_FEE_USDC * rate);
+  let fiat = ceil2((crypto_amount * rate + network) / (1 - fee_bps / 10_000));
+  // Rounding may leave a pesewa short; each one more buys under a hundredth of a USDC.
+  while (quoteBuy(ctx, merchant, fiat).crypto_amount < cents(crypto_amount)) fiat = cents(fiat + 0.01);
+  return quoteBuy(ctx, merchant, fiat);
+}
+
 /** Selling `crypto_amount` USDC: it converts at the rate, fees come out of the GHS paid out. */
 export function quoteSell(ctx: MockContext, merchant: FeeTerms, crypto_amount: number): Quote {
   const rate = cents(ctx.options.exchangeRate * (1 - SPREAD));

@@ -30,6 +30,7 @@ import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } f
 import { parseProvider, PROVIDERS, startCollection, startPayout, type CollectionRecord, type PayoutRecord } from './mobile-money.js';
 import { checkOtp, sendOtp } from './otp.js';
 import { quoteBuy, quoteSell, type FeeTerms, type Quote } from './pricing.js';
+import { priceAtQuote } from './quotes.js';
 import type { TransactionKind, TransactionRecord, TransactionRefund } from './state/anchor.js';
 import type { CustomerRecord, MerchantRecord, OrderRecord } from './store.js';
 import { addVolume, checkLimits, MIN_CRYPTO_USDC, MIN_FIAT_GHS } from './volume.js';
@@ -101,6 +102,8 @@ export interface CreateTransactionInput {
   amount?: number;
   /** Deposit only: where the USDC goes. */
   destination_address?: string;
+  /** The SEP-38 quote that prices it (checked by the caller with quoteForRequest). */
+  quote_id?: string;
   /** Page language, default `en`. */
   lang?: string;
   /** Origins the page may post its status to. */
@@ -132,6 +135,7 @@ export async function createTransaction(
     embed_origins: input.embed_origins ?? [],
     token_hash: null,
     quote: null,
+    quote_id: input.quote_id ?? null,
     provider: null,
     phone: null,
     verified_phone: null,
@@ -198,6 +202,7 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
     // Fees are charged in cedis on both sides, so the fee asset is named (SEP-24 amount_fee_asset).
     amount_fee: amount(q?.fees.total),
     amount_fee_asset: GHS_ASSET,
+    ...(tx.quote_id ? { quote_id: tx.quote_id } : {}),
     started_at: iso(tx.started_at),
     updated_at: iso(tx.updated_at),
     completed_at: tx.completed_at === null ? null : iso(tx.completed_at),
@@ -661,6 +666,8 @@ function limitTerms(ctx: MockContext, tx: TransactionRecord): Pick<MerchantRecor
 }
 
 function priceFor(ctx: MockContext, tx: TransactionRecord, amount: number): Quote {
+  const quoted = priceAtQuote(ctx, tx, amount);
+  if (quoted) return quoted;
   const terms = feeTerms(ctx, tx);
   return tx.kind === 'deposit' ? quoteBuy(ctx, terms, amount) : quoteSell(ctx, terms, amount);
 }

@@ -128,7 +128,7 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
       [{}, 400, 'asset_code: is required'],
       [{ asset_code: 'USDC', amount: 'ten' }, 400, 'amount: must be a decimal number'],
       [{ asset_code: 'USDC', account: 'GNOPE' }, 400, 'account: must be a Stellar account (G… or M…)'],
-      [{ asset_code: 'USDC', quote_id: 'q1' }, 400, 'quote_id: unknown quote (the mock offers no SEP-38 quotes)'],
+      [{ asset_code: 'USDC', quote_id: 'q1' }, 400, 'quote_id: unknown quote; ask for one at POST /quote'],
       [{ asset_code: 'USDC', amount: '5', ...fields }, 422, 'fiat amount is below the minimum of 10 GHS'],
       [{ asset_code: 'USDC', amount: '6000', ...fields }, 422, 'fiat amount is above the maximum of 5000 GHS per transaction'],
       [{ asset_code: 'USDC', ...fields, api_key: other.publicKey }, 403, 'api_key: belongs to another merchant'],

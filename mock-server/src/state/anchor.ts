@@ -2,6 +2,7 @@
 import type { TransactionStatus } from '../machines/transaction.js';
 import type { ProviderId } from '../mobile-money.js';
 import type { Quote } from '../pricing.js';
+import type { QuoteRecord } from '../quotes.js';
 
 /** SEP-24 `kind`: buying USDC is a `deposit`, selling it a `withdrawal`. */
 export type TransactionKind = 'deposit' | 'withdrawal';
@@ -45,6 +46,8 @@ export interface TransactionRecord {
   token_hash: string | null;
   /** Price fixed when the form is finished. */
   quote: Quote | null;
+  /** The SEP-38 quote it is priced at (SEP-24 `quote_id`), or null. */
+  quote_id: string | null;
   provider: ProviderId | null;
   /** The Mobile Money number paying (deposit) or paid (withdrawal). */
   phone: string | null;
@@ -83,5 +86,7 @@ export function createAnchorState() {
     tokens: new Map<string, string>(),
     /** SEP-10 challenges already exchanged for a token: transaction hash -> when it stops mattering (ms). */
     usedChallenges: new Map<string, number>(),
+    /** SEP-38 firm quotes by id (../quotes.ts). */
+    quotes: new Map<string, QuoteRecord>(),
   };
 }

@@ -19,6 +19,7 @@ import { findKey, findSession, requirePermission } from '../../http/auth.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { parse } from '../../http/body.js';
 import { route } from '../../http/respond.js';
+import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
 import type { MerchantRecord, SessionRecord } from '../../store.js';
 import {
   createTransaction,
@@ -83,7 +84,7 @@ export async function startInteractive(
     const missing = MERCHANT_FIELDS.filter((name) => !f[name]);
     if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required on the main network`);
   }
-  if (f.quote_id) throw badRequest('quote_id: unknown quote (the mock offers no SEP-38 quotes)');
+  const quote = f.quote_id ? quoteForRequest(ctx, kind, client.sub, f.quote_id, input) : undefined;
 
   let merchant: MerchantRecord | undefined;
   const claim = (m: MerchantRecord, field: string) => {
@@ -124,6 +125,8 @@ export async function startInteractive(
     customer: customer ?? null,
     account: client.sub,
     ...(f.amount === undefined ? {} : { amount: f.amount }),
+    // Priced at the quote: its sell amount is the amount (the request's, when given, is the same).
+    ...(quote ? { amount: quoteSellAmount(quote), quote_id: quote.id } : {}),
     ...(kind === 'deposit' && destination ? { destination_address: destination } : {}),
     lang: f.lang?.slice(0, 2).toLowerCase() ?? 'en',
     embed_origins: embedOrigins,

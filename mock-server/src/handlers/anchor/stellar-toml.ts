@@ -13,6 +13,7 @@ SIGNING_KEY=${q(ctx.anchorKeypair.publicKey())}
 WEB_AUTH_ENDPOINT=${q(webAuthEndpoint(ctx))}
 KYC_SERVER=${q(ctx.urls.anchor)}
 TRANSFER_SERVER_SEP0024=${q(ctx.urls.anchor)}
+ANCHOR_QUOTE_SERVER=${q(`${ctx.urls.anchor}/sep38`)}
 ACCOUNTS=[${q(anchorAccount(ctx))}]
 
 [DOCUMENTATION]
