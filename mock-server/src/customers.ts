@@ -90,17 +90,26 @@ function defined(input: Record<string, unknown>): Record<string, string> {
 }
 
 /**
- * Creates a customer, or updates the merchant's customer with the same name and e-mail
- * (a repeated create "with the same data plus the missing fields" is idempotent).
+ * Creates a customer, or updates the same customer (same first name, last name and e-mail)
+ * of the same owner: a repeated create "with the same data plus the missing fields" is
+ * idempotent. The owner is the merchant (`merchantId`), or, for a customer made at the anchor
+ * without merchant fields, the SEP-10 account that made it (`account`, with no merchant).
  */
-export function upsertCustomer(ctx: MockContext, merchantId: string, input: CustomerInput): { customer: CustomerRecord; created: boolean } {
-  const existing = [...ctx.store.customers.values()].find((c) => c.merchant_id === merchantId && sameIdentity(c, input));
+export function upsertCustomer(
+  ctx: MockContext,
+  merchantId: string | null,
+  input: CustomerInput,
+  account: string | null = null,
+): { customer: CustomerRecord; created: boolean } {
+  const sameOwner = (c: CustomerRecord) => (merchantId ? c.merchant_id === merchantId : c.merchant_id === null && c.account === account);
+  const existing = [...ctx.store.customers.values()].find((c) => sameOwner(c) && sameIdentity(c, input));
   if (existing) return { customer: updateCustomer(ctx, existing, input), created: false };
   const now = isoNano(ctx.clock.now());
   const fields = defined(input);
   const customer: CustomerRecord = {
     id: ctx.random.uuid(),
     merchant_id: merchantId,
+    account,
     fields,
     status: reviewStatus(fields),
     verified_phones: [],
@@ -127,20 +136,41 @@ function scheduleReview(ctx: MockContext, id: string) {
   });
 }
 
-/** The owner's customer with this id (owner: a merchant id, or `stellar:<account>`); 404 NOT_FOUND for another owner's or a deleted one. */
-export function findCustomerOf(ctx: MockContext, ownerId: string, id: string): CustomerRecord {
+/**
+ * The customer `id` as the widget backend lets merchant `merchantId` use it: its own, or one
+ * made at the anchor without merchant fields (no owner yet; see {@link adoptCustomer}).
+ * Another merchant's customer, or a deleted one, is 404 NOT_FOUND.
+ */
+export function findMerchantCustomer(ctx: MockContext, merchantId: string, id: string): CustomerRecord {
   const customer = ctx.store.customers.get(id);
-  if (!customer || customer.merchant_id !== ownerId) throw notFound('customer');
+  if (!customer || (customer.merchant_id !== null && customer.merchant_id !== merchantId)) throw notFound('customer');
   return customer;
 }
 
-/** Like findCustomerOf, and 403 KYC_NOT_APPROVED unless the customer is ACCEPTED. */
-export function findAcceptedCustomer(ctx: MockContext, ownerId: string, id: string): CustomerRecord {
-  const customer = findCustomerOf(ctx, ownerId, id);
+/** Like findMerchantCustomer, and 403 KYC_NOT_APPROVED unless the customer is ACCEPTED. */
+export function findAcceptedCustomer(ctx: MockContext, merchantId: string, id: string): CustomerRecord {
+  return requireAccepted(findMerchantCustomer(ctx, merchantId, id));
+}
+
+/** 403 KYC_NOT_APPROVED unless the customer is ACCEPTED. */
+export function requireAccepted(customer: CustomerRecord): CustomerRecord {
   if (customer.status !== 'ACCEPTED') {
     throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer.status}, not ACCEPTED`);
   }
   return customer;
+}
+
+/**
+ * A customer without an owner becomes the merchant's on its first successful use with the
+ * merchant's secret key (docs/choices.md, "customer ownership"). Returns an undo for a request
+ * that is refused after this point.
+ */
+export function adoptCustomer(customer: CustomerRecord, merchantId: string): () => void {
+  if (customer.merchant_id !== null) return () => {};
+  customer.merchant_id = merchantId;
+  return () => {
+    customer.merchant_id = null;
+  };
 }
 
 /** Deletes the customer with its widget sessions, so that the id is unusable afterwards. */

@@ -88,7 +88,13 @@ export type CustomerStatus = 'ACCEPTED' | 'PROCESSING' | 'NEEDS_INFO' | 'REJECTE
 
 export interface CustomerRecord {
   id: string;
-  merchant_id: string;
+  /**
+   * The merchant it belongs to. Null for a customer made at the anchor without merchant
+   * fields, until the first merchant that presents it with its secret key adopts it.
+   */
+  merchant_id: string | null;
+  /** The SEP-10 `sub` (`G…`, `M…` or `G…:memo`) that created it at the anchor; null when made at the widget backend. */
+  account: string | null;
   fields: Record<string, string>;
   status: CustomerStatus;
   /** Phone numbers that passed OTP verification. */

@@ -102,6 +102,8 @@ export interface CreateTransactionInput {
   amount?: number;
   /** Deposit only: where the USDC goes. */
   destination_address?: string;
+  /** Withdrawal only: the wallet the USDC is to come from (SEP-24 `from`), when known. */
+  source_account?: string;
   /** The SEP-38 quote that prices it (checked by the caller with quoteForRequest). */
   quote_id?: string;
   /** Page language, default `en`. */
@@ -141,7 +143,7 @@ export async function createTransaction(
     verified_phone: null,
     withdraw_anchor_account: null,
     withdraw_memo: null,
-    source_account: null,
+    source_account: input.kind === 'withdrawal' ? (input.source_account ?? null) : null,
     collection_id: null,
     payout_id: null,
     payout_attempts: 0,
@@ -203,16 +205,20 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
     amount_fee: amount(q?.fees.total),
     amount_fee_asset: GHS_ASSET,
     ...(tx.quote_id ? { quote_id: tx.quote_id } : {}),
+    ...(q ? { fee_details: feeDetails(q) } : {}),
     started_at: iso(tx.started_at),
     updated_at: iso(tx.updated_at),
     completed_at: tx.completed_at === null ? null : iso(tx.completed_at),
     stellar_transaction_id: tx.stellar_transaction_id,
     external_transaction_id: tx.external_transaction_id,
     ...refundsView(tx),
+    // SEP-24: a deposit comes from the Mobile Money number and goes to the Stellar account; a
+    // withdrawal comes from the Stellar account and goes to the Mobile Money number.
     ...(deposit
-      ? { to: tx.destination_address }
+      ? { from: tx.phone, to: tx.destination_address }
       : {
           from: tx.source_account,
+          to: tx.phone,
           withdraw_anchor_account: tx.withdraw_anchor_account,
           withdraw_memo: tx.withdraw_memo,
           withdraw_memo_type: 'id' as const,
@@ -222,6 +228,18 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
 }
 
 export type TransactionView = ReturnType<typeof transactionView>;
+
+/** SEP-24's `fee_details`: the total in cedis and what it is made of (the spread is in the rate, not a fee). */
+function feeDetails(q: Quote) {
+  return {
+    total: q.fees.total.toFixed(2),
+    asset: GHS_ASSET,
+    details: [
+      { name: 'Platform fee', amount: q.fees.platform_fee.toFixed(2), description: `${(q.fees.fee_bps / 100).toFixed(2)} % of the amount` },
+      { name: 'Stellar network fee', amount: q.fees.network_fee.toFixed(2) },
+    ],
+  };
+}
 
 /**
  * SEP-24's `refunded` and `refunds`, in USDC (a withdrawal's `amount_in_asset`). `refunded`

@@ -2,26 +2,22 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustomerStatus } from '../src/customers.js';
 import { call, MODES, startStandalone, type MockEnv } from './helpers/env.js';
-import { advance, completeForm, createShop, getTransaction, SHOP_ORIGIN, signIn, startDeposit, type Shop } from './helpers/interactive.js';
+import { snapshot } from './helpers/merchant.js';
+import {
+  advance,
+  completeForm,
+  createShop,
+  getTransaction,
+  expectSep24Transaction,
+  merchantFields,
+  openSession as newSession,
+  SHOP_ORIGIN,
+  signIn,
+  viewTransaction,
+  type Shop,
+} from './helpers/interactive.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function newSession(env: MockEnv, shop: Shop, userId = shop.customer.id) {
-  const res = await call(env, 'POST', '/api/v1/widget/session', { headers: { 'x-api-key': shop.secretKey }, body: { user_id: userId } });
-  expect(res.status).toBe(201);
-  return res.body.data as { session_id: string; session_token: string };
-}
-
-const merchantFields = async (env: MockEnv, shop: Shop) => {
-  const session = await newSession(env, shop);
-  return {
-    merchant_id: shop.merchant.id,
-    session_id: session.session_id,
-    session_token: session.session_token,
-    api_key: shop.publicKey,
-    user_id: shop.customer.id,
-  };
-};
 
 describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
   let env: MockEnv;
@@ -110,43 +106,85 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     expect([...env.backend.store.orders.values()].some((o) => o.transaction_id === res.body.id)).toBe(false);
   });
 
-  it("lets a client signed in with a merchant's key act for that merchant without the fields", async () => {
-    const merchantToken = await signIn(env, Keypair.fromSecret(shop.merchant.stellar_secret));
+  it('acts for no merchant without the merchant fields: a lone user_id must be a customer the account created', async () => {
+    const put = await call(env, 'PUT', '/anchor/customer', {
+      headers: bearer(token),
+      body: { first_name: 'Yaa', last_name: 'Boakye', email_address: 'yaa@example.com' },
+    });
     const res = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', {
-      headers: bearer(merchantToken),
-      body: { asset_code: 'USDC', user_id: shop.customer.id },
+      headers: bearer(token),
+      body: { asset_code: 'USDC', user_id: put.body.id, amount: '10' },
     });
     expect(res.status).toBe(200);
-    expect(env.backend.control.anchor.transaction(res.body.id)).toMatchObject({ merchant_id: shop.merchant.id, customer_id: shop.customer.id });
+    expect(env.backend.control.anchor.transaction(res.body.id)).toMatchObject({ merchant_id: null, customer_id: put.body.id });
+    const tx = await completeForm(env, res.body.id);
+    expect(tx.status).toBe('pending_user_transfer_start');
+    expect([...env.backend.store.orders.values()].some((o) => o.transaction_id === res.body.id)).toBe(false);
+    // A widget customer of a merchant is not the account's to name.
+    const before = snapshot(env.backend.store);
+    const count = env.backend.store.anchor.transactions.size;
+    const theirs = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', {
+      headers: bearer(token),
+      body: { asset_code: 'USDC', user_id: shop.customer.id },
+    });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ error: 'customer not found' });
+    expect(env.backend.store.anchor.transactions.size).toBe(count);
+    expect(snapshot(env.backend.store)).toEqual(before);
   });
 
-  it('refuses merchant fields that do not agree, with the SEP error body', async () => {
+  it("never attributes a transaction to a merchant by its merchant_id alone or by the merchant's Stellar key", async () => {
+    const volume = structuredClone(shop.merchant.daily_volume);
+    const orders = env.backend.store.orders.size;
+    const alone = await call(env, 'POST', '/anchor/transactions/deposit/interactive', {
+      headers: bearer(token),
+      body: { asset_code: 'USDC', merchant_id: shop.merchant.id, amount: '100' },
+    });
+    expect(alone.status).toBe(400);
+    expect(alone.body).toEqual({ error: 'session_id, session_token, api_key, user_id: required with the other merchant fields (send all five, or none)' });
+    // A client that knows only the merchant's public Stellar key cannot sign as it: whatever
+    // it signs in with is its own account, and without fields it acts for no merchant.
+    const plain = await call(env, 'POST', '/anchor/transactions/deposit/interactive', { headers: bearer(token), body: { asset_code: 'USDC', amount: '100' } });
+    await completeForm(env, plain.body.id);
+    await call(env, 'POST', `/_mock/mobile-money/${plain.body.id}/approve`);
+    await advance(env, 7);
+    expect(env.backend.control.anchor.transaction(plain.body.id)).toMatchObject({ merchant_id: null, order_id: null, transaction: { status: 'completed' } });
+    expect(env.backend.store.orders.size).toBe(orders);
+    expect(shop.merchant.daily_volume).toEqual(volume);
+    expect([...env.backend.store.deliveries.values()].filter((d) => d.merchant_id === shop.merchant.id)).toEqual([]);
+  });
+
+  it('refuses merchant fields that do not agree, with the SEP error body, changing nothing', async () => {
     const fields = await merchantFields(env, shop);
     const otherSession = await newSession(env, other);
+    const missing = 'required with the other merchant fields (send all five, or none)';
     const cases: [Record<string, unknown>, number, string][] = [
       [{ asset_code: 'EURC' }, 400, 'asset_code: only USDC is offered'],
       [{}, 400, 'asset_code: is required'],
       [{ asset_code: 'USDC', amount: 'ten' }, 400, 'amount: must be a decimal number'],
       [{ asset_code: 'USDC', account: 'GNOPE' }, 400, 'account: must be a Stellar account (G… or M…)'],
-      [{ asset_code: 'USDC', quote_id: 'q1' }, 400, 'quote_id: unknown quote; ask for one at POST /quote'],
       [{ asset_code: 'USDC', amount: '5', ...fields }, 422, 'fiat amount is below the minimum of 10 GHS'],
       [{ asset_code: 'USDC', amount: '6000', ...fields }, 422, 'fiat amount is above the maximum of 5000 GHS per transaction'],
       [{ asset_code: 'USDC', ...fields, api_key: other.publicKey }, 403, 'api_key: belongs to another merchant'],
       [{ asset_code: 'USDC', ...fields, api_key: shop.secretKey }, 403, 'api_key: not an active public key'],
       [{ asset_code: 'USDC', ...fields, merchant_id: 'nope' }, 403, 'merchant_id: unknown merchant'],
+      [{ asset_code: 'USDC', ...fields, merchant_id: other.merchant.id }, 403, 'api_key: belongs to another merchant'],
       [{ asset_code: 'USDC', ...fields, session_id: otherSession.session_id, session_token: otherSession.session_token }, 403, 'session_id: belongs to another merchant'],
       [{ asset_code: 'USDC', ...fields, session_token: 'wrong' }, 401, 'invalid session'],
-      [{ asset_code: 'USDC', ...fields, session_token: undefined }, 400, 'session_id and session_token: send both'],
+      [{ asset_code: 'USDC', ...fields, session_token: undefined }, 400, `session_token: ${missing}`],
+      [{ asset_code: 'USDC', ...fields, user_id: undefined }, 400, `user_id: ${missing}`],
       [{ asset_code: 'USDC', ...fields, user_id: other.customer.id }, 403, "user_id: not the session's customer"],
-      [{ asset_code: 'USDC', api_key: shop.publicKey, user_id: other.customer.id }, 404, 'customer not found'],
+      [{ asset_code: 'USDC', api_key: shop.publicKey, user_id: shop.customer.id }, 400, `merchant_id, session_id, session_token: ${missing}`],
     ];
-    const before = env.backend.store.anchor.transactions.size;
+    const before = snapshot(env.backend.store);
+    const count = env.backend.store.anchor.transactions.size;
     for (const [body, status, error] of cases) {
       const res = await call(env, 'POST', '/anchor/transactions/deposit/interactive', { headers: bearer(token), body });
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body).toEqual({ error });
     }
-    expect(env.backend.store.anchor.transactions.size).toBe(before);
+    expect(env.backend.store.anchor.transactions.size).toBe(count);
+    expect(snapshot(env.backend.store)).toEqual(before);
   });
 
   it('refuses a customer whose KYC is not ACCEPTED, and an expired session', async () => {
@@ -176,7 +214,7 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     expect(res.body).toEqual({ error: 'unsupported content type text/plain; send JSON, form-urlencoded or multipart' });
   });
 
-  it('finds a transaction by id or Stellar hash (404 for an unknown one) and lists the account’s own', async () => {
+  it('finds its own transactions by id, Stellar hash or Mobile Money reference, and lists them; another account gets 404', async () => {
     const mine = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', { headers: bearer(token), body: { asset_code: 'USDC' } });
     const missing = await call(env, 'GET', '/anchor/transaction?id=00000000-0000-4000-8000-000000000000', { headers: bearer(token) });
     expect(missing.status).toBe(404);
@@ -188,6 +226,7 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     expect(list.status).toBe(200);
     expect(list.body.transactions[0].id).toBe(mine.body.id);
     expect(list.body.transactions.every((t: { kind: string }) => t.kind === 'withdrawal')).toBe(true);
+    list.body.transactions.forEach(expectSep24Transaction);
     const next = await call(env, 'GET', `/anchor/transactions?asset_code=USDC&kind=withdrawal&paging_id=${mine.body.id}`, { headers: bearer(token) });
     expect(next.body.transactions.map((t: { id: string }) => t.id)).not.toContain(mine.body.id);
     const stranger = await signIn(env, Keypair.random());
@@ -195,13 +234,65 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     expect(theirs.body).toEqual({ transactions: [] });
 
     const wallet = Keypair.random();
-    const buy = await startDeposit(env, shop, { fiat_amount: 30, destination_address: wallet.publicKey() });
-    await completeForm(env, buy.id);
-    await call(env, 'POST', `/_mock/mobile-money/${buy.id}/approve`);
+    const buy = await call(env, 'POST', '/anchor/transactions/deposit/interactive', {
+      headers: bearer(token),
+      body: { asset_code: 'USDC', amount: '30', account: wallet.publicKey(), ...(await merchantFields(env, shop)) },
+    });
+    await completeForm(env, buy.body.id);
+    await call(env, 'POST', `/_mock/mobile-money/${buy.body.id}/approve`);
     await advance(env, 2);
-    const hash = env.backend.store.anchor.transactions.get(buy.id)!.stellar_transaction_id;
-    const byHash = await call(env, 'GET', `/anchor/transaction?stellar_transaction_id=${hash}`, { headers: bearer(token) });
-    expect(byHash.body.transaction).toMatchObject({ id: buy.id, status: 'pending_stellar' });
+    const record = env.backend.store.anchor.transactions.get(buy.body.id)!;
+    const lookups = [
+      `id=${buy.body.id}`,
+      `stellar_transaction_id=${record.stellar_transaction_id}`,
+      `external_transaction_id=${record.external_transaction_id}`,
+    ];
+    for (const query of lookups) {
+      const res = await call(env, 'GET', `/anchor/transaction?${query}`, { headers: bearer(token) });
+      expect(res.body.transaction, query).toMatchObject({ id: buy.body.id, status: 'pending_stellar', to: wallet.publicKey() });
+      expectSep24Transaction(res.body.transaction);
+      // Even the wallet receiving the USDC, and the merchant's other accounts, are strangers to it.
+      for (const other of [stranger, await signIn(env, wallet)]) {
+        const hidden = await call(env, 'GET', `/anchor/transaction?${query}`, { headers: bearer(other) });
+        expect(hidden.status, query).toBe(404);
+        expect(hidden.body).toEqual({ error: 'transaction not found' });
+      }
+    }
+  });
+
+  it('fills SEP-24 from, to and fee_details: a withdrawal from its account from the start, to the Mobile Money number', async () => {
+    const wallet = Keypair.random().publicKey();
+    const sell = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', {
+      headers: bearer(token),
+      body: { asset_code: 'USDC', amount: '10', account: wallet, ...(await merchantFields(env, shop)) },
+    });
+    let tx = await getTransaction(env, token, sell.body.id);
+    expectSep24Transaction(tx);
+    expect(tx).toMatchObject({ kind: 'withdrawal', from: wallet, to: null, amount_fee: null });
+    expect(tx).not.toHaveProperty('fee_details');
+    const own = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', { headers: bearer(token), body: { asset_code: 'USDC' } });
+    expect((await getTransaction(env, token, own.body.id)).from).toBe(client.publicKey());
+
+    await completeForm(env, sell.body.id);
+    tx = await getTransaction(env, token, sell.body.id);
+    expectSep24Transaction(tx);
+    // 10 USDC at 15.35 = 153.50 GHS; 1 % platform fee 1.54 (rounded up) + network fee 0.01 USDC (0.16) = 1.70.
+    expect(tx).toMatchObject({ from: wallet, to: '+233201234567', amount_in: '10.00', amount_out: '151.80', amount_fee: '1.70', amount_fee_asset: 'iso4217:GHS' });
+    expect(tx.fee_details).toEqual({
+      total: '1.70',
+      asset: 'iso4217:GHS',
+      details: [
+        { name: 'Platform fee', amount: '1.54', description: '1.00 % of the amount' },
+        { name: 'Stellar network fee', amount: '0.16' },
+      ],
+    });
+
+    const buy = await call(env, 'POST', '/anchor/transactions/deposit/interactive', { headers: bearer(token), body: { asset_code: 'USDC', amount: '100' } });
+    expect(await getTransaction(env, token, buy.body.id)).toMatchObject({ from: null, to: client.publicKey() });
+    await completeForm(env, buy.body.id);
+    const deposit = await getTransaction(env, token, buy.body.id);
+    expectSep24Transaction(deposit);
+    expect(deposit).toMatchObject({ from: '+233201234567', to: client.publicKey(), amount_fee: '1.16', fee_details: { total: '1.16', asset: 'iso4217:GHS' } });
   });
 });
 
@@ -267,8 +358,12 @@ describe.each(MODES)('widget backend interactive endpoints, %s', (_name, start) 
       data: { type: 'interactive_customer_info_needed', url: expect.stringContaining(`${env.origin}/interactive?token=`), id: expect.any(String) },
       meta: { request_id: expect.stringMatching(/^req_/), timestamp: expect.any(String) },
     });
+    const view = await viewTransaction(env, res.body.data.id);
+    expectSep24Transaction(view);
+    expect(view).toMatchObject({ kind: 'deposit', status: 'incomplete', to: wallet });
+    // At the anchor it is the service's (it signed in for the merchant): anyone else gets 404.
     const token = await signIn(env, Keypair.random());
-    expect(await getTransaction(env, token, res.body.data.id)).toMatchObject({ kind: 'deposit', status: 'incomplete', to: wallet });
+    expect((await call(env, 'GET', `/anchor/transaction?id=${res.body.data.id}`, { headers: bearer(token) })).status).toBe(404);
     const detail = env.backend.control.anchor.transaction(res.body.data.id);
     expect(detail).toMatchObject({ merchant_id: shop.merchant.id, customer_id: shop.customer.id });
     // It signed in with the merchant's own Stellar key, and opened a session for the customer.

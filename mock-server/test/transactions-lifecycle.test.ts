@@ -1,17 +1,15 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, MODES, startInProcess, type MockEnv } from './helpers/env.js';
-import { advance, completeForm, createShop, getTransaction, PHONE, signIn, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
+import { advance, completeForm, createShop, PHONE, startDeposit, startWithdraw, viewTransaction, type Shop } from './helpers/interactive.js';
 
 describe.each(MODES)('interactive transactions end to end, %s', (_name, start) => {
   let env: MockEnv;
   let shop: Shop;
-  let token: string;
   const wallet = Keypair.random();
   beforeAll(async () => {
     env = await start({ seed: 11 });
     shop = await createShop(env);
-    token = await signIn(env, Keypair.random());
   });
   afterAll(() => env.close());
 
@@ -19,7 +17,7 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     const started = await startDeposit(env, shop, { fiat_amount: 100, destination_address: wallet.publicKey() });
     expect(started.type).toBe('interactive_customer_info_needed');
     expect(started.url).toMatch(/\/interactive\?token=[0-9a-f]{48}$/);
-    let tx = await getTransaction(env, token, started.id);
+    let tx = await viewTransaction(env, started.id);
     expect(tx).toMatchObject({ id: started.id, kind: 'deposit', status: 'incomplete', amount_in: null, to: wallet.publicKey() });
 
     tx = await completeForm(env, started.id);
@@ -39,17 +37,17 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     expect(prompt).toMatchObject({ provider: 'mtn', phone: PHONE, amount: 100, status: 'pending' });
 
     expect((await call(env, 'POST', `/_mock/mobile-money/${started.id}/approve`)).status).toBe(200);
-    tx = await getTransaction(env, token, started.id);
+    tx = await viewTransaction(env, started.id);
     expect(tx.status).toBe('pending_anchor');
     expect(tx.external_transaction_id).toBe(prompt.provider_ref);
 
     await advance(env, 2);
-    tx = await getTransaction(env, token, started.id);
+    tx = await viewTransaction(env, started.id);
     expect(tx.status).toBe('pending_stellar');
     expect(tx.stellar_transaction_id).toMatch(/^[0-9a-f]{64}$/);
 
     await advance(env, 5);
-    tx = await getTransaction(env, token, started.id);
+    tx = await viewTransaction(env, started.id);
     expect(tx.status).toBe('completed');
     expect(tx.completed_at).toBe(tx.updated_at);
     expect(env.backend.store.stellar.payments.get(tx.stellar_transaction_id)).toMatchObject({
@@ -79,16 +77,16 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     });
     expect(paid.status).toBe(201);
     expect(paid.body.matched).toEqual({ kind: 'transaction', id: started.id });
-    tx = await getTransaction(env, token, started.id);
+    tx = await viewTransaction(env, started.id);
     expect(tx).toMatchObject({ status: 'pending_external', from: wallet.publicKey(), stellar_transaction_id: paid.body.hash });
 
     await advance(env, 2);
-    expect((await getTransaction(env, token, started.id)).status).toBe('pending_payout_confirmation');
+    expect((await viewTransaction(env, started.id)).status).toBe('pending_payout_confirmation');
     const payout = env.backend.store.mobileMoney.payouts.get(env.backend.control.anchor.transaction(started.id).payout_id!);
     expect(payout).toMatchObject({ provider: 'telecel', phone: PHONE, amount: 151.8, status: 'pending' });
 
     await advance(env, 5);
-    tx = await getTransaction(env, token, started.id);
+    tx = await viewTransaction(env, started.id);
     expect(tx.status).toBe('completed');
     expect(tx.external_transaction_id).toBe(payout!.provider_ref);
     const order = [...env.backend.store.orders.values()].find((o) => o.transaction_id === started.id);
@@ -99,7 +97,7 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     const declined = await startDeposit(env, shop, { fiat_amount: 50, destination_address: wallet.publicKey() });
     await completeForm(env, declined.id);
     await call(env, 'POST', `/_mock/mobile-money/${declined.id}/decline`);
-    expect(await getTransaction(env, token, declined.id)).toMatchObject({
+    expect(await viewTransaction(env, declined.id)).toMatchObject({
       status: 'error',
       message: 'The customer declined the Mobile Money prompt.',
     });
@@ -107,9 +105,9 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     const ignored = await startDeposit(env, shop, { fiat_amount: 50, destination_address: wallet.publicKey() });
     await completeForm(env, ignored.id);
     await advance(env, 119);
-    expect((await getTransaction(env, token, ignored.id)).status).toBe('pending_user_transfer_start');
+    expect((await viewTransaction(env, ignored.id)).status).toBe('pending_user_transfer_start');
     await advance(env, 1);
-    expect(await getTransaction(env, token, ignored.id)).toMatchObject({
+    expect(await viewTransaction(env, ignored.id)).toMatchObject({
       status: 'error',
       message: 'The Mobile Money prompt was not answered in time.',
     });
@@ -123,18 +121,15 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     await advance(env, 10 * 60);
     await completeForm(env, sell.id);
     await advance(env, 20 * 60 - 1);
-    // SEP-10 tokens live 15 minutes: sign in again after the long waits.
-    token = await signIn(env, Keypair.random());
-    expect((await getTransaction(env, token, form.id)).status).toBe('incomplete');
+    expect((await viewTransaction(env, form.id)).status).toBe('incomplete');
     await advance(env, 1);
-    expect(await getTransaction(env, token, form.id)).toMatchObject({
+    expect(await viewTransaction(env, form.id)).toMatchObject({
       status: 'expired',
       message: 'The interactive form was not finished within 30 minutes.',
     });
-    expect((await getTransaction(env, token, sell.id)).status).toBe('pending_user_transfer_start');
+    expect((await viewTransaction(env, sell.id)).status).toBe('pending_user_transfer_start');
     await advance(env, 10 * 60);
-    token = await signIn(env, Keypair.random());
-    const expired = await getTransaction(env, token, sell.id);
+    const expired = await viewTransaction(env, sell.id);
     expect(expired.status).toBe('expired');
     expect(expired.message).toMatch(/^No USDC with memo \d+ arrived within 30 minutes\.$/);
     expect([...env.backend.store.orders.values()].find((o) => o.transaction_id === sell.id)?.status).toBe('expired');

@@ -56,7 +56,7 @@ export interface TransactionRecord {
   /** Withdrawal: where the customer sends the USDC, and the memo that identifies the transfer. */
   withdraw_anchor_account: string | null;
   withdraw_memo: string | null;
-  /** Withdrawal: the wallet the USDC came from. */
+  /** Withdrawal: the wallet the USDC comes from: the request's `account` (or the signed-in one) from the start, then the one it came from. */
   source_account: string | null;
   collection_id: string | null;
   /** Withdrawal: the newest Mobile Money payout attempt. */

@@ -1,7 +1,9 @@
 /**
  * Set-up for the anchor, interactive transaction and order webhook tests: a merchant with a
  * secret and a public key and an ACCEPTED customer (through the core functions), SEP-10
- * sign-in with a real keypair, and interactive transactions started over HTTP.
+ * sign-in with a real keypair (the merchant backend's own, or a wallet's: never the merchant's
+ * `stellar_public_key`, whose secret no merchant holds), the merchant fields, and interactive
+ * transactions started over HTTP.
  */
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
 import { expect } from 'vitest';
@@ -49,6 +51,28 @@ export async function signIn(env: MockEnv, keypair: Keypair, query = ''): Promis
   return res.body.token as string;
 }
 
+/** Opens a widget session for the customer with the shop's secret key (POST /api/v1/widget/session). */
+export async function openSession(env: MockEnv, shop: Shop, userId = shop.customer.id) {
+  const res = await call(env, 'POST', '/api/v1/widget/session', { headers: { 'x-api-key': shop.secretKey }, body: { user_id: userId } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { session_id: string; session_token: string; merchant_id: string; expires_at: string };
+}
+
+/**
+ * The five merchant fields of 000 section 4 for the customer, as the merchant's backend sends
+ * them to the anchor: a fresh session opened with its secret key, and its public key.
+ */
+export async function merchantFields(env: MockEnv, shop: Shop, userId = shop.customer.id) {
+  const session = await openSession(env, shop, userId);
+  return {
+    merchant_id: shop.merchant.id,
+    session_id: session.session_id,
+    session_token: session.session_token,
+    api_key: shop.publicKey,
+    user_id: userId,
+  };
+}
+
 /** Buys through the widget backend; returns the interactive transaction `{type, url, id}`. */
 export async function startDeposit(env: MockEnv, shop: Shop, body: Record<string, unknown> = {}) {
   const res = await call(env, 'POST', '/api/v1/widget/deposit/interactive', {
@@ -76,6 +100,17 @@ export async function getTransaction(env: MockEnv, token: string, id: string) {
   return res.body.transaction;
 }
 
+/**
+ * The SEP-24 transaction as the control API shows it, for a transaction started through the
+ * widget backend: at the anchor only the account that started it reads it, and that is the
+ * service's own, which no merchant holds.
+ */
+export async function viewTransaction(env: MockEnv, id: string) {
+  const res = await call(env, 'GET', `/_mock/transactions/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.transaction;
+}
+
 /** Finishes the form through the control API (OTP included). */
 export async function completeForm(env: MockEnv, id: string, body: Record<string, unknown> = {}) {
   const res = await call(env, 'POST', `/_mock/transactions/${id}/complete-interactive`, {
@@ -86,3 +121,62 @@ export async function completeForm(env: MockEnv, id: string, body: Record<string
 }
 
 export const advance = (env: MockEnv, seconds: number) => call(env, 'POST', '/_mock/clock/advance', { body: { seconds } });
+
+/** SEP-24 transaction statuses (SEP-24, "Transaction Object"). */
+export const SEP24_STATUSES = [
+  'incomplete',
+  'pending_user_transfer_start',
+  'pending_user_transfer_complete',
+  'pending_external',
+  'pending_anchor',
+  'pending_stellar',
+  'pending_trust',
+  'pending_user',
+  'completed',
+  'refunded',
+  'expired',
+  'no_market',
+  'too_small',
+  'too_large',
+  'error',
+];
+const DECIMAL = /^\d+(\.\d{1,7})?$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * A transaction object as SEP-24 lists its fields: `id`, `kind`, `status`, `more_info_url` and
+ * `started_at` always; amounts as decimal strings; times as UTC ISO 8601; `fee_details` as
+ * `{ total, asset, details?: [{ name, amount, description? }] }`; `from`/`to` and the
+ * withdrawal's `withdraw_*` fields as strings (null until known).
+ */
+export function expectSep24Transaction(tx: any) {
+  expect(typeof tx.id).toBe('string');
+  expect(['deposit', 'withdrawal']).toContain(tx.kind);
+  expect(SEP24_STATUSES).toContain(tx.status);
+  expect(typeof tx.more_info_url).toBe('string');
+  expect(tx.started_at).toMatch(ISO);
+  for (const key of ['amount_in', 'amount_out', 'amount_fee']) if (tx[key] !== null) expect(tx[key]).toMatch(DECIMAL);
+  for (const key of ['amount_in_asset', 'amount_out_asset', 'amount_fee_asset']) expect(tx[key]).toMatch(/^(iso4217:[A-Z]{3}|stellar:USDC:G[A-Z2-7]{55})$/);
+  for (const key of ['updated_at', 'completed_at']) if (tx[key] !== null) expect(tx[key]).toMatch(ISO);
+  for (const key of ['stellar_transaction_id', 'external_transaction_id', 'from', 'to']) if (tx[key] !== null) expect(typeof tx[key]).toBe('string');
+  expect(typeof tx.refunded).toBe('boolean');
+  if ('fee_details' in tx) {
+    expect(Object.keys(tx.fee_details).sort()).toEqual(['asset', 'details', 'total']);
+    expect(tx.fee_details.total).toMatch(DECIMAL);
+    expect(tx.fee_details.asset).toBe(tx.amount_fee_asset);
+    expect(tx.fee_details.total).toBe(tx.amount_fee);
+    let sum = 0;
+    for (const d of tx.fee_details.details) {
+      expect(typeof d.name).toBe('string');
+      expect(d.amount).toMatch(DECIMAL);
+      if ('description' in d) expect(typeof d.description).toBe('string');
+      sum += Math.round(Number(d.amount) * 100);
+    }
+    expect(sum).toBe(Math.round(Number(tx.fee_details.total) * 100));
+  }
+  if (tx.kind === 'withdrawal') {
+    for (const key of ['withdraw_anchor_account', 'withdraw_memo']) if (tx[key] !== null) expect(typeof tx[key]).toBe('string');
+    expect(tx.withdraw_memo_type).toBe('id');
+  }
+  if (tx.status === 'error' || tx.status === 'expired') expect(typeof tx.message).toBe('string');
+}

@@ -503,7 +503,8 @@ export const ENDPOINTS: Endpoint[] = [
       body: {
         valid: (w) =>
           fc.record(
-            { asset_code: fc.constant('USDC'), amount: kind === 'deposit' ? fc.integer({ min: 20, max: 4_000 }) : fc.integer({ min: 2, max: 200 }), user_id: fc.constant(w.customerId), api_key: fc.constant(w.publicKey) },
+            // Without merchant fields: a customer the signed-in account (the merchant's backend) created at the anchor.
+            { asset_code: fc.constant('USDC'), amount: kind === 'deposit' ? fc.integer({ min: 20, max: 4_000 }) : fc.integer({ min: 2, max: 200 }), user_id: fc.constant(w.customerId) },
             { requiredKeys: ['asset_code'] },
           ),
         forms: true,
@@ -517,8 +518,8 @@ export const ENDPOINTS: Endpoint[] = [
     name: 'GET /anchor/transaction',
     style: 'sep',
     method: 'GET',
-    path: (w) => `/anchor/transaction?id=${w.deposit.id}`,
-    auth: sep10,
+    path: (w) => `/anchor/transaction?id=${w.anchorDepositId}`,
+    auth: { ...sep10, others: (w) => [[`Bearer ${w.strangerSep10}`, 404]] },
     query: { id: { odd: fc.oneof(unknownId, nastyString) }, stellar_transaction_id: { odd: unknownId }, external_transaction_id: { odd: unknownId } },
     ok: [200],
     refusals: [404],

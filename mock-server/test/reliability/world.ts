@@ -17,6 +17,8 @@ import { signIn } from '../helpers/interactive.js';
 export const SHOP_ORIGIN = 'https://shop.example';
 /** A Stellar account that is no merchant's. */
 export const WALLET = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 7));
+/** The merchant backend's own Stellar account: it signs in to the anchor and created the customer there. */
+export const BACKEND = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 8));
 /** A webhook URL nobody listens at: a delivery there is refused at once, with no timeout to wait for. */
 export const NOBODY = 'http://127.0.0.1:9/hooks';
 
@@ -32,13 +34,15 @@ export interface World {
   spareKeyId: string;
   customerId: string;
   session: { id: string; token: string };
-  /** SEP-10 token of the merchant's own Stellar key, and of an account that is no merchant's. */
+  /** SEP-10 token of the merchant backend's account (BACKEND), and of an account that is no merchant's. */
   sep10: string;
   strangerSep10: string;
   /** A challenge for WALLET, signed by it, not yet exchanged. */
   signedChallenge: string;
   deposit: { id: string; linkToken: string; pageToken: string };
   withdrawal: { id: string; pageToken: string };
+  /** A deposit BACKEND started at the anchor: the transaction `sep10` reads at GET /anchor/transaction. */
+  anchorDepositId: string;
   ramp: { phone: string; pendingKycId: string; onramp: string; offramp: string };
   /** A paid payment with its event, an unpaid one, and a subscription nobody listens at. */
   checkout: { key: string; sessionId: string; reference: string; eventId: string; endpointId: string; pendingSessionId: string };
@@ -57,7 +61,8 @@ export async function buildWorld(env: MockEnv): Promise<World> {
   const { key: secretKey } = await createApiKey(ctx, merchant, { key_type: 'secret' });
   const { key: publicKey } = await createApiKey(ctx, merchant, { key_type: 'public', domains: [SHOP_ORIGIN] });
   const { apiKey: spare } = await createApiKey(ctx, merchant, { key_type: 'public' });
-  const { customer } = upsertCustomer(ctx, merchant.id, { first_name: 'Ama', last_name: 'Mensah', email_address: `ama${n}@example.com` });
+  // As the merchant's backend creates it at the anchor with its merchant fields: the merchant's, and BACKEND's there.
+  const { customer } = upsertCustomer(ctx, merchant.id, { first_name: 'Ama', last_name: 'Mensah', email_address: `ama${n}@example.com` }, BACKEND.publicKey());
 
   const ok = (res: { status: number; body: any }, status = 200) => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -68,7 +73,7 @@ export async function buildWorld(env: MockEnv): Promise<World> {
   ok(await call(env, 'PUT', '/api/v1/merchant/webhook', { headers: dashboard, body: { url: NOBODY } }));
   const session = ok(await call(env, 'POST', '/api/v1/widget/session', { headers: widget, body: { user_id: customer.id } }), 201).data;
 
-  const sep10 = await signIn(env, Keypair.fromSecret(merchant.stellar_secret));
+  const sep10 = await signIn(env, BACKEND);
   const strangerSep10 = await signIn(env, WALLET);
   const challenge = ok(await call(env, 'GET', `/anchor/auth?account=${WALLET.publicKey()}`));
   const tx = TransactionBuilder.fromXDR(challenge.transaction, challenge.network_passphrase);
@@ -85,6 +90,19 @@ export async function buildWorld(env: MockEnv): Promise<World> {
     return { id: res.id as string, linkToken: new URL(res.url).searchParams.get('token')!, pageToken: await issuePageToken(ctx, record) };
   };
   const deposit = await interactive('deposit');
+  const anchorDepositId = ok(
+    await call(env, 'POST', '/anchor/transactions/deposit/interactive', {
+      headers: { authorization: `Bearer ${sep10}` },
+      body: {
+        asset_code: 'USDC',
+        merchant_id: merchant.id,
+        session_id: session.session_id,
+        session_token: session.session_token,
+        api_key: publicKey,
+        user_id: customer.id,
+      },
+    }),
+  ).id as string;
   const withdrawal = await interactive('withdraw');
 
   env.backend.control.merchants.enableRamp(merchant.id);
@@ -143,6 +161,7 @@ export async function buildWorld(env: MockEnv): Promise<World> {
     signedChallenge: tx.toXDR(),
     deposit,
     withdrawal,
+    anchorDepositId,
     ramp: { phone, pendingKycId: pending.kyc_id, onramp, offramp },
     checkout: { key: checkoutKey, sessionId: payment.session_id, reference: payment.reference, eventId, endpointId: endpoint.id, pendingSessionId: pendingPayment.session_id },
     secrets: [secretKey, checkoutKey, jwt, session.session_token, merchant.stellar_secret, deposit.linkToken, endpoint.secret, credentials.password, merchant.webhook.secret!],

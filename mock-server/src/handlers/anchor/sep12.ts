@@ -1,9 +1,13 @@
 /**
  * SEP-12 customers at `{anchor_url}/customer`: the very records of the widget backend's
- * `/api/v1/widget/customer` (one store, one id). A SEP-10 client sees the customers of its
- * owner: the merchant whose `stellar_public_key` it authenticated with, else its own account
- * (customers it created here, owner `stellar:<account>`).
+ * `/api/v1/widget/customer` (one store, one id).
+ *
+ * Who reaches a customer (docs/choices.md, "customer ownership"): the SEP-10 client (account,
+ * and memo) that created it here; or a merchant's backend, when the request carries that
+ * merchant's five merchant fields (query parameters for GET and DELETE, body fields for PUT)
+ * with a session opened for this very customer. Anything else is 404, as for an unknown id.
  */
+import { StrKey } from '@stellar/stellar-sdk';
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../../context.js';
 import {
@@ -12,56 +16,91 @@ import {
   customerView,
   CustomerUpdateSchema,
   deleteCustomer,
-  findCustomerOf,
   updateCustomer,
   upsertCustomer,
 } from '../../customers.js';
 import { parse } from '../../http/body.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/respond.js';
-import { readFields } from './fields.js';
+import type { CustomerRecord } from '../../store.js';
+import { isStellarAccount } from '../../transactions.js';
+import { readFields, readMerchantFields, type MerchantAuth } from './fields.js';
 import { requireSep10, type Sep10Client } from './sep10.js';
-
-/** Who a SEP-10 client acts for: a merchant id, or `stellar:<sub>` for an account that is no merchant's key. */
-export function ownerOf(ctx: MockContext, client: Sep10Client): string {
-  if (!client.memo) {
-    for (const m of ctx.store.merchants.values()) if (m.stellar_public_key === client.account) return m.id;
-  }
-  return `stellar:${client.sub}`;
-}
 
 /** Fields a customer not yet registered must send (SEP-12: NEEDS_INFO for an unknown customer). */
 const REQUIRED_FIELDS = (['first_name', 'last_name', 'email_address'] as const).map((f) => [f, { ...CUSTOMER_FIELDS[f] }] as const);
 
+/** The 64-bit id a muxed (`M…`) account carries. */
+const muxedId = (account: string) => StrKey.decodeMed25519PublicKey(account).subarray(32).reduce((n, b) => (n << 8n) | BigInt(b), 0n).toString();
+
 /**
- * `PUT /customer` (202 `{id}`; with `id` it adds or changes fields), `GET /customer?id=`
- * (without `id`: the client's newest customer, or NEEDS_INFO with the required fields),
- * `DELETE /customer/{id}` (200 `{message}`; the id is unusable afterwards). Another owner's
- * customer is 404.
+ * The customer a SEP-12 request speaks of, as SEP-12 names it: the token's `sub`, refined by a
+ * `memo` when the token has none (a shared account's user). A deprecated `account` must be the
+ * token's account; a `memo` must match the token's memo (or its muxed id); only id memos exist
+ * here. Each disagreement is 400.
+ */
+export function customerSubject(client: Sep10Client, fields: Record<string, unknown>): string {
+  const { account, memo, memo_type: memoType } = fields;
+  if (account !== undefined && account !== '' && account !== client.account) throw badRequest("account: does not match the SEP-10 token's account");
+  if (memoType !== undefined && memoType !== '' && memoType !== 'id') throw badRequest('memo_type: only id memos are supported');
+  if (memo === undefined || memo === '') return client.sub;
+  if (typeof memo !== 'string' || !/^[1-9]\d{0,19}$/.test(memo) || BigInt(memo) >= 2n ** 64n) throw badRequest('memo: must be an id memo (a positive 64-bit integer)');
+  const tokenMemo = client.memo ?? (client.account.startsWith('M') ? muxedId(client.account) : null);
+  if (tokenMemo !== null) {
+    if (memo !== tokenMemo) throw badRequest("memo: does not match the memo of the SEP-10 token");
+    return client.sub;
+  }
+  return `${client.account}:${memo}`;
+}
+
+/** The customer `id` if this request may reach it (see the module comment); 404 otherwise. */
+function reachableCustomer(ctx: MockContext, subject: string, merchant: MerchantAuth | undefined, id: string): CustomerRecord {
+  const customer = ctx.store.customers.get(id);
+  if (customer?.account === subject) return customer;
+  if (customer && merchant && customer.merchant_id === merchant.merchant.id && merchant.session.user_id === customer.id) return customer;
+  throw notFound('customer');
+}
+
+/**
+ * `PUT /customer` (202 `{id}`; with `id` it adds or changes fields; new customers belong to the
+ * merchant of the merchant fields, else to no merchant), `GET /customer?id=` (without `id`: the
+ * session's customer with merchant fields, else the account's newest, else NEEDS_INFO with the
+ * required fields), `DELETE /customer/{id}` and SEP-12's `DELETE /customer/{account}` (200
+ * `{message}`; the ids are unusable afterwards).
  */
 export function sep12Handlers(ctx: MockContext) {
   const base = `${ctx.urls.anchor}/customer`;
+  /** The client, the customer subject and the merchant fields of a request whose fields are `fields`. */
+  const caller = async (request: Request, fields: Record<string, unknown>) => {
+    const client = await requireSep10(ctx, request);
+    const subject = customerSubject(client, fields);
+    return { client, subject, merchant: await readMerchantFields(ctx, fields) };
+  };
+  const query = (request: Request) => Object.fromEntries(new URL(request.url).searchParams) as Record<string, unknown>;
   return [
     http.put(
       base,
       route(ctx, 'sep', async ({ request }) => {
-        const owner = ownerOf(ctx, await requireSep10(ctx, request));
         const fields = await readFields(request);
+        const { subject, merchant } = await caller(request, fields);
         if (typeof fields.id === 'string' && fields.id !== '') {
-          const customer = findCustomerOf(ctx, owner, fields.id);
+          const customer = reachableCustomer(ctx, subject, merchant, fields.id);
           updateCustomer(ctx, customer, parse(CustomerUpdateSchema, fields));
           return HttpResponse.json({ id: customer.id }, { status: 202 });
         }
-        const { customer } = upsertCustomer(ctx, owner, parse(CustomerInputSchema, fields));
+        const input = parse(CustomerInputSchema, fields);
+        const { customer } = merchant ? upsertCustomer(ctx, merchant.merchant.id, input, subject) : upsertCustomer(ctx, null, input, subject);
         return HttpResponse.json({ id: customer.id }, { status: 202 });
       }),
     ),
     http.get(
       base,
       route(ctx, 'sep', async ({ request }) => {
-        const owner = ownerOf(ctx, await requireSep10(ctx, request));
-        const id = new URL(request.url).searchParams.get('id');
-        if (id) return HttpResponse.json(customerView(findCustomerOf(ctx, owner, id)));
-        const newest = [...ctx.store.customers.values()].filter((c) => c.merchant_id === owner).at(-1);
+        const fields = query(request);
+        const { subject, merchant } = await caller(request, fields);
+        const id = typeof fields.id === 'string' && fields.id !== '' ? fields.id : merchant?.session.user_id;
+        if (id) return HttpResponse.json(customerView(reachableCustomer(ctx, subject, merchant, id)));
+        const newest = [...ctx.store.customers.values()].filter((c) => c.account === subject).at(-1);
         if (newest) return HttpResponse.json(customerView(newest));
         return HttpResponse.json({ status: 'NEEDS_INFO', fields: Object.fromEntries(REQUIRED_FIELDS) });
       }),
@@ -69,8 +108,18 @@ export function sep12Handlers(ctx: MockContext) {
     http.delete(
       `${base}/:id`,
       route(ctx, 'sep', async ({ request, params }) => {
-        const owner = ownerOf(ctx, await requireSep10(ctx, request));
-        const customer = findCustomerOf(ctx, owner, String(params.id));
+        const target = String(params.id);
+        const fields = { ...(await readFields(request)), ...query(request) };
+        const { client, subject, merchant } = await caller(request, fields);
+        if (isStellarAccount(target)) {
+          // SEP-12: every record the account (with the memo, for a shared account) created here.
+          if (target !== client.account) throw notFound('customer');
+          const mine = [...ctx.store.customers.values()].filter((c) => c.account === subject);
+          if (mine.length === 0) throw notFound('customer');
+          for (const customer of mine) deleteCustomer(ctx, customer);
+          return HttpResponse.json({ message: `customer data of ${target} deleted` });
+        }
+        const customer = reachableCustomer(ctx, subject, merchant, target);
         deleteCustomer(ctx, customer);
         return HttpResponse.json({ message: `customer ${customer.id} deleted` });
       }),

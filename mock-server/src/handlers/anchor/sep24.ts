@@ -3,38 +3,36 @@
  * `/withdraw/interactive` (JSON, form-urlencoded or multipart, as SEP-24 clients send them),
  * `GET /transaction` and `GET /transactions`.
  *
- * Who a request is for (000 section 4): the five merchant fields (merchant_id, session_id,
- * session_token, api_key, user_id) are required on the main network (400 without them) and
- * optional on the test network. Whatever is given must agree: the api_key is an active public
- * key of the merchant, the session is live and the merchant's, the user_id is the session's
- * customer and ACCEPTED. Without them, a client that authenticated with a merchant's Stellar
- * key acts for that merchant; any other client is a direct client without a merchant
- * (starter fees and limits, no order, no webhook).
+ * Who a request is for (000 section 4; docs/choices.md, "who an interactive request is for"):
+ * a merchant only when the request carries that merchant's five merchant fields, valid and
+ * agreeing (see readMerchantFields), on either network; they are required on the main
+ * network (400 naming the missing ones). Without them (test network only) the transaction
+ * belongs to no merchant: starter fees and limits, no order, no webhook, no volume; a lone
+ * `user_id` must then be a customer the signing account created at the anchor.
  */
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
-import { findAcceptedCustomer } from '../../customers.js';
-import { findKey, findSession, requirePermission } from '../../http/auth.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { requireAccepted } from '../../customers.js';
+import { requirePermission } from '../../http/auth.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { parse } from '../../http/body.js';
 import { route } from '../../http/respond.js';
 import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
-import type { MerchantRecord, SessionRecord } from '../../store.js';
+import type { CustomerRecord } from '../../store.js';
 import {
   createTransaction,
   findTransaction,
   isStellarAccount,
   transactionView,
   type TransactionKind,
+  type TransactionRecord,
 } from '../../transactions.js';
 import { MIN_CRYPTO_USDC, MIN_FIAT_GHS } from '../../volume.js';
-import { readFields } from './fields.js';
-import { ownerOf } from './sep12.js';
+import { MERCHANT_FIELDS, readFields, readMerchantFields } from './fields.js';
 import { requireSep10, type Sep10Client } from './sep10.js';
 
-/** The merchant fields of an interactive request, required on the main network. */
-export const MERCHANT_FIELDS = ['merchant_id', 'session_id', 'session_token', 'api_key', 'user_id'] as const;
+export { MERCHANT_FIELDS } from './fields.js';
 
 const text = z.string().trim().min(1).max(200);
 /** A decimal amount, as a JSON number or a form string. */
@@ -63,13 +61,14 @@ export interface InteractiveResponse {
 }
 
 export interface StartInteractiveOptions {
-  /** A deposit's USDC goes to the token's account unless `account` says otherwise. Default true. */
+  /** Without `account`, the token's account receives a deposit's USDC and sends a withdrawal's. Default true. */
   defaultAccount?: boolean;
 }
 
 /**
  * Starts an interactive deposit or withdrawal for a SEP-10 client, checking the merchant
- * fields as described above. Shared by the anchor's endpoints and the widget backend, so
+ * fields as described above. The transaction is the client's (`account`): only it reads it
+ * at `GET /transaction`. Shared by the anchor's endpoints and the widget backend, so
  * both answer the same `{type, url, id}`.
  */
 export async function startInteractive(
@@ -86,50 +85,31 @@ export async function startInteractive(
   }
   const quote = f.quote_id ? quoteForRequest(ctx, kind, client.sub, f.quote_id, input) : undefined;
 
-  let merchant: MerchantRecord | undefined;
-  const claim = (m: MerchantRecord, field: string) => {
-    if (merchant && merchant.id !== m.id) throw forbidden(`${field}: belongs to another merchant`);
-    merchant = m;
-  };
-  if (f.merchant_id) {
-    const m = ctx.store.merchants.get(f.merchant_id);
-    if (!m) throw forbidden('merchant_id: unknown merchant');
-    claim(m, 'merchant_id');
-  }
-  let embedOrigins: string[] = [];
-  if (f.api_key) {
-    const auth = await findKey(ctx, f.api_key);
-    if (!auth || auth.key.key_type !== 'public') throw forbidden('api_key: not an active public key');
-    claim(auth.merchant, 'api_key');
+  const auth = await readMerchantFields(ctx, f);
+  let customer: CustomerRecord | undefined;
+  if (auth) {
     requirePermission(auth.key, kind === 'deposit' ? 'onramp' : 'offramp');
-    embedOrigins = auth.key.allowed_domains;
+    customer = ctx.store.customers.get(auth.session.user_id);
+    if (!customer || customer.merchant_id !== auth.merchant.id) throw notFound('customer');
+  } else if (f.user_id) {
+    customer = ctx.store.customers.get(f.user_id);
+    if (!customer || customer.account !== client.sub) throw notFound('customer');
   }
-  let session: SessionRecord | undefined;
-  if (f.session_id || f.session_token) {
-    if (!f.session_id || !f.session_token) throw badRequest('session_id and session_token: send both');
-    session = findSession(ctx, f.session_id, f.session_token);
-    const m = ctx.store.merchants.get(session.merchant_id);
-    if (m) claim(m, 'session_id');
-  }
-  const owner = merchant?.id ?? ownerOf(ctx, client);
-  merchant ??= ctx.store.merchants.get(owner);
+  if (customer) requireAccepted(customer);
 
-  if (session && f.user_id && f.user_id !== session.user_id) throw forbidden("user_id: not the session's customer");
-  const userId = f.user_id ?? session?.user_id;
-  const customer = userId ? findAcceptedCustomer(ctx, owner, userId) : undefined;
-
-  const destination = f.account ?? (options.defaultAccount === false ? undefined : client.account);
+  // The request's `account` (else the signed-in one): where a deposit's USDC goes, where a withdrawal's comes from.
+  const wallet = f.account ?? (options.defaultAccount === false ? undefined : client.account);
   const { transaction, url } = await createTransaction(ctx, {
     kind,
-    merchant: merchant ?? null,
+    merchant: auth?.merchant ?? null,
     customer: customer ?? null,
     account: client.sub,
     ...(f.amount === undefined ? {} : { amount: f.amount }),
     // Priced at the quote: its sell amount is the amount (the request's, when given, is the same).
     ...(quote ? { amount: quoteSellAmount(quote), quote_id: quote.id } : {}),
-    ...(kind === 'deposit' && destination ? { destination_address: destination } : {}),
+    ...(wallet ? (kind === 'deposit' ? { destination_address: wallet } : { source_account: wallet }) : {}),
     lang: f.lang?.slice(0, 2).toLowerCase() ?? 'en',
-    embed_origins: embedOrigins,
+    embed_origins: auth?.key.allowed_domains ?? [],
   });
   return { type: 'interactive_customer_info_needed', url, id: transaction.id };
 }
@@ -165,16 +145,18 @@ export function sep24Handlers(ctx: MockContext) {
     http.get(
       `${base}/transaction`,
       route(ctx, 'sep', async ({ request }) => {
-        await requireSep10(ctx, request);
+        const client = await requireSep10(ctx, request);
         const q = new URL(request.url).searchParams;
         const id = q.get('id');
         const stellarId = q.get('stellar_transaction_id');
         const externalId = q.get('external_transaction_id');
         if (!id && !stellarId && !externalId) throw badRequest('id, stellar_transaction_id or external_transaction_id is required');
+        // Only the account (and memo) that started a transaction reads it; to anyone else it does not exist.
+        const mine = (t: TransactionRecord | undefined) => (t?.account === client.sub ? t : undefined);
         const tx = id
-          ? findTransaction(ctx, id)
+          ? mine(findTransaction(ctx, id))
           : [...ctx.store.anchor.transactions.values()].find(
-              (t) => (stellarId && t.stellar_transaction_id === stellarId) || (externalId && t.external_transaction_id === externalId),
+              (t) => mine(t) && ((stellarId && t.stellar_transaction_id === stellarId) || (externalId && t.external_transaction_id === externalId)),
             );
         if (!tx) throw notFound('transaction');
         return HttpResponse.json({ transaction: transactionView(ctx, tx) });

@@ -2,7 +2,7 @@ import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
 import { http, type HttpHandler } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
-import { findAcceptedCustomer } from '../../customers.js';
+import { adoptCustomer, findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
 import { findKey, openSession, requireKey, requirePermission } from '../../http/auth.js';
 import { badRequest, HttpError } from '../../http/errors.js';
@@ -31,9 +31,10 @@ export const DepositInteractiveSchema = z.object({
 export const WithdrawInteractiveSchema = z.object({ ...common, onchain_amount: positive.optional() });
 
 /**
- * The widget backend does the anchor's work for the merchant: SEP-10 with the merchant's own
- * Stellar key, a widget session for the customer, then the same SEP-24 request with the five
- * merchant fields. Returns the SEP-10 token's client and the session.
+ * The widget backend does the anchor's work for the merchant, as the service does: SEP-10 with
+ * the merchant's own Stellar key (which no merchant holds), a widget session for the customer,
+ * then the same SEP-24 request with the five merchant fields. Returns the SEP-10 token's client
+ * and the session.
  */
 async function actAsMerchant(ctx: MockContext, merchant: MerchantRecord, userId: string) {
   const keypair = Keypair.fromSecret(merchant.stellar_secret);
@@ -53,8 +54,8 @@ async function actAsMerchant(ctx: MockContext, merchant: MerchantRecord, userId:
 
 /**
  * `POST /api/v1/widget/deposit/interactive` and `/withdraw/interactive`: the secret key in
- * `X-API-Key`, the merchant's public key in `api_key`, an ACCEPTED customer in `user_id`
- * (403 KYC_NOT_APPROVED otherwise). Answers the anchor's `{type, url, id}` in the envelope.
+ * `X-API-Key`, the merchant's public key in `api_key`, an ACCEPTED customer of the merchant (or
+ * one without an owner, which the merchant adopts) in `user_id` (403 KYC_NOT_APPROVED otherwise). Answers the anchor's `{type, url, id}` in the envelope.
  */
 export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
   const handler = (kind: TransactionKind) =>
@@ -68,6 +69,7 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
         throw badRequest('api_key: must be an active public key of this merchant');
       }
       const customer = findAcceptedCustomer(ctx, merchant.id, body.user_id);
+      const unadopt = adoptCustomer(customer, merchant.id);
       const { client, session, undo } = await actAsMerchant(ctx, merchant, customer.id);
       const amount = 'fiat_amount' in body ? body.fiat_amount : 'onchain_amount' in body ? body.onchain_amount : undefined;
       const result = await startInteractive(
@@ -88,8 +90,9 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
         // The merchant's key authenticated, but the USDC is the customer's: they enter the address if it is not given.
         { defaultAccount: false },
       ).catch((error: unknown) => {
-        // A refused request changes nothing: not even the session opened on the merchant's behalf.
+        // A refused request changes nothing: not the session opened on the merchant's behalf, nor who owns the customer.
         undo();
+        unadopt();
         throw error;
       });
       return ok(ctx, result);

@@ -2,7 +2,7 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
-import { findAcceptedCustomer } from '../../customers.js';
+import { adoptCustomer, findAcceptedCustomer } from '../../customers.js';
 import { readBody } from '../../http/body.js';
 import { openSession, requireKey } from '../../http/auth.js';
 import { ok, route } from '../../http/respond.js';
@@ -17,7 +17,8 @@ export function sessionView(s: SessionRecord) {
 
 /**
  * `POST /api/v1/widget/session {user_id}` with the secret key: a session for one of the
- * merchant's customers, valid 30 minutes of clock time; 403 KYC_NOT_APPROVED unless the
+ * merchant's customers (or one made at the anchor without merchant fields, which the merchant
+ * thereby adopts), valid 30 minutes of clock time; 403 KYC_NOT_APPROVED unless the
  * customer is ACCEPTED. Answered in the usual envelope (with `meta`, which 000's example
  * leaves out), like every other widget backend response.
  */
@@ -29,6 +30,7 @@ export function sessionHandlers(ctx: MockContext) {
         const { merchant } = await requireKey(ctx, request, { type: 'secret', from: 'x-api-key' });
         const { user_id } = await readBody(request, SessionCreateSchema);
         const customer = findAcceptedCustomer(ctx, merchant.id, user_id);
+        adoptCustomer(customer, merchant.id);
         return ok(ctx, sessionView(openSession(ctx, merchant.id, customer.id)), 201);
       }),
     ),
