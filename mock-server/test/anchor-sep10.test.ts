@@ -1,4 +1,6 @@
-import { Keypair, StellarToml, TransactionBuilder, WebAuth, xdr } from '@stellar/stellar-sdk';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Keypair, StellarToml, type Transaction, TransactionBuilder, WebAuth, xdr } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, MODES, type MockEnv } from './helpers/env.js';
 import { advance } from './helpers/interactive.js';
@@ -8,10 +10,13 @@ const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'ba
 describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
   let env: MockEnv;
   let host: string;
-  // No seed: the manual clock starts at the wall clock, which WebAuth.readChallengeTx checks time bounds against.
+  /** What wallets pass as the web auth domain: WEB_AUTH_ENDPOINT's host name, without the port. */
+  let hostname: string;
+  // The manual clock starts at the wall clock, which WebAuth.readChallengeTx checks time bounds against.
   beforeAll(async () => {
     env = await start();
     host = new URL(env.origin).host;
+    hostname = new URL(env.origin).hostname;
   });
   afterAll(() => env.close());
 
@@ -58,7 +63,7 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
       toml.SIGNING_KEY!,
       network_passphrase,
       host,
-      new URL(toml.WEB_AUTH_ENDPOINT!).host,
+      new URL(toml.WEB_AUTH_ENDPOINT!).hostname,
     );
     expect(clientAccountID).toBe(client.publicKey());
     expect(matchedHomeDomain).toBe(host);
@@ -83,7 +88,7 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
   it('takes the signed challenge as a form too, and carries an id memo into the token', async () => {
     const client = Keypair.random();
     const res = await call(env, 'GET', `/anchor/auth?account=${client.publicKey()}&memo=1234567`);
-    const { tx, memo } = WebAuth.readChallengeTx(res.body.transaction, env.backend.context.anchorKeypair.publicKey(), res.body.network_passphrase, host, host);
+    const { tx, memo } = WebAuth.readChallengeTx(res.body.transaction, env.backend.context.anchorKeypair.publicKey(), res.body.network_passphrase, host, hostname);
     expect(memo).toBe('1234567');
     tx.sign(client);
     const form = await call(env, 'POST', '/anchor/auth', {
@@ -92,6 +97,95 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
     });
     expect(form.status).toBe(200);
     expect(claimsOf(form.body.token).sub).toBe(`${client.publicKey()}:1234567`);
+  });
+
+  // These run before the tests that move the manual clock: wallets' helpers check time bounds against the wall clock.
+  it('names the web auth domain by its host name alone, as wallets compare it, and the home domain with its port', async () => {
+    const client = Keypair.random();
+    const { transaction, network_passphrase } = await challengeFor(client.publicKey());
+    const tx = TransactionBuilder.fromXDR(transaction, network_passphrase) as Transaction;
+    const data = Object.fromEntries(tx.operations.map((op: any) => [op.name, Buffer.from(op.value ?? []).toString()]));
+    expect(Object.keys(data)).toEqual([`${host} auth`, 'web_auth_domain']);
+    expect(data.web_auth_domain).toBe(hostname);
+    // On a port (the standalone mock), the host with its port is not what a wallet would accept.
+    if (env.mode === 'standalone') {
+      expect(host).not.toBe(hostname);
+      expect(() => WebAuth.readChallengeTx(transaction, env.backend.context.anchorKeypair.publicKey(), network_passphrase, host, host)).toThrow(/web_auth_domain/);
+    }
+  });
+
+  describe('client_domain (SEP-10 client attribution)', () => {
+    const walletKey = Keypair.random();
+    let toml: Server;
+    let domain: string;
+    /** A wallet's site on 127.0.0.1 serving its stellar.toml; `body` decides what the file says. */
+    let body = `SIGNING_KEY="${walletKey.publicKey()}"\n`;
+    beforeAll(async () => {
+      toml = createServer((req, res) => {
+        if (req.url !== '/.well-known/stellar.toml') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+      });
+      await new Promise<void>((resolve) => toml.listen(0, '127.0.0.1', resolve));
+      domain = `127.0.0.1:${(toml.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise((resolve) => toml.close(resolve)));
+
+    const challengeWithDomain = async (account: string) => {
+      const res = await call(env, 'GET', `/anchor/auth?account=${account}&client_domain=${domain}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { transaction: string; network_passphrase: string };
+    };
+
+    it('adds a client_domain operation sourced by the domain\'s SIGNING_KEY, and puts client_domain in the token', async () => {
+      const client = Keypair.random();
+      const { transaction, network_passphrase } = await challengeWithDomain(client.publicKey());
+      const { tx } = WebAuth.readChallengeTx(transaction, env.backend.context.anchorKeypair.publicKey(), network_passphrase, host, hostname);
+      const op = tx.operations.find((o: any) => o.name === 'client_domain') as any;
+      expect(op.source).toBe(walletKey.publicKey());
+      expect(Buffer.from(op.value).toString()).toBe(domain);
+      const res = await post(sign(transaction, network_passphrase, client, walletKey));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(claimsOf(res.body.token)).toMatchObject({ sub: client.publicKey(), client_domain: domain });
+      const list = await call(env, 'GET', '/anchor/transactions?asset_code=USDC', { headers: { authorization: `Bearer ${res.body.token}` } });
+      expect(list.status).toBe(200);
+    });
+
+    it('refuses the challenge without the domain\'s signature, or with a key more', async () => {
+      const client = Keypair.random();
+      const { transaction, network_passphrase } = await challengeWithDomain(client.publicKey());
+      const alone = await post(sign(transaction, network_passphrase, client));
+      expect(alone.status).toBe(400);
+      expect(alone.body).toEqual({ error: `invalid challenge: not signed by the SIGNING_KEY of ${domain}` });
+      const impostor = await post(sign(transaction, network_passphrase, client, Keypair.random()));
+      expect(impostor.body).toEqual({ error: `invalid challenge: not signed by the SIGNING_KEY of ${domain}` });
+      const extra = await post(sign(transaction, network_passphrase, client, walletKey, Keypair.random()));
+      expect(extra.status).toBe(400);
+      expect(extra.body.error).toBe('invalid challenge: signed by keys other than the client account and its client domain');
+    });
+
+    it('answers 400 when the domain is malformed, unreachable, or its stellar.toml has no valid SIGNING_KEY', async () => {
+      const account = Keypair.random().publicKey();
+      const ask = (d: string) => call(env, 'GET', `/anchor/auth?account=${account}&client_domain=${encodeURIComponent(d)}`);
+      for (const bad of ['wallet.example/path', 'wallet.example:8443', 'http://wallet.example', `${'a'.repeat(60)}.example`]) {
+        const res = await ask(bad);
+        expect(res.status, bad).toBe(400);
+        expect(res.body.error).toMatch(/^client_domain: must be a domain name/);
+      }
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const closedPort = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const unreachable = await ask(`127.0.0.1:${closedPort}`);
+      expect(unreachable.status).toBe(400);
+      expect(unreachable.body).toEqual({ error: `client_domain: could not read http://127.0.0.1:${closedPort}/.well-known/stellar.toml` });
+      for (const text of ['VERSION="2.0.0"\n', 'SIGNING_KEY="GNOTAKEY"\n']) {
+        body = text;
+        const res = await ask(domain);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: `client_domain: the stellar.toml of ${domain} has no valid SIGNING_KEY` });
+      }
+      body = `SIGNING_KEY="${walletKey.publicKey()}"\n`;
+    });
   });
 
   it('keeps the token valid for 15 minutes of clock time, then refuses it with 403', async () => {
@@ -123,7 +217,7 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
     expect(other.body).toEqual({ error: 'invalid challenge: not signed by the client account' });
     const extra = await post(sign(transaction, network_passphrase, client, Keypair.random()));
     expect(extra.status).toBe(400);
-    expect(extra.body).toEqual({ error: 'invalid challenge: signed by keys other than the client account' });
+    expect(extra.body).toEqual({ error: 'invalid challenge: signed by keys other than the client account and its client domain' });
   });
 
   it('refuses a tampered challenge: a changed nonce or stretched time bounds break the anchor signature', async () => {

@@ -48,7 +48,9 @@ function challenge(v: Variation) {
       source: client.publicKey(),
     }),
   );
-  if (v.webAuthDomain !== null) builder.addOperation(Operation.manageData({ name: 'web_auth_domain', value: v.webAuthDomain ?? host, source: source.publicKey() }));
+  // SEP-10's web_auth_domain is WEB_AUTH_ENDPOINT's host name, without the port (as wallet libraries compare it).
+  const hostname = host.replace(/:\d+$/, '');
+  if (v.webAuthDomain !== null) builder.addOperation(Operation.manageData({ name: 'web_auth_domain', value: v.webAuthDomain ?? hostname, source: source.publicKey() }));
   v.extra?.(builder);
   if (v.memo) builder.addMemo(Memo.id('42'));
   const tx = builder.build();
@@ -126,6 +128,7 @@ describe('SEP-10 challenge validation', () => {
     ['a second signature beside the server’s', () => ({ signers: [server, Keypair.random()] }), 'server_signature'],
     ['another home domain', () => ({ homeDomain: 'evil.example' }), 'home_domain'],
     ['another web_auth_domain', () => ({ webAuthDomain: 'evil.example' }), 'web_auth_domain'],
+    ['a web_auth_domain with the port, which wallet libraries refuse', () => ({ webAuthDomain: host }), 'web_auth_domain'],
     ['no web_auth_domain', () => ({ webAuthDomain: null }), 'web_auth_domain'],
     ['expired time bounds', () => ({ minTime: NOW - 900, maxTime: NOW - 600 }), 'time_bounds'],
     ['time bounds that start in an hour', () => ({ minTime: NOW + 3600, maxTime: NOW + 3900 }), 'time_bounds'],

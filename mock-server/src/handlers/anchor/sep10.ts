@@ -2,9 +2,10 @@
  * SEP-10 web authentication at `{anchor_url}/auth`. The challenge is a real Stellar
  * transaction built with @stellar/stellar-sdk: source the anchor's signing key, sequence 0,
  * time bounds of CHALLENGE_TTL_SECONDS from the mock's clock, a `<home domain> auth`
- * manage-data operation with a 48-byte random nonce sourced by the client account, and a
- * `web_auth_domain` operation, signed by the anchor. The signed challenge is exchanged once
- * for a JWT valid TOKEN_TTL_SECONDS of clock time.
+ * manage-data operation with a 48-byte random nonce sourced by the client account, a
+ * `web_auth_domain` operation and, when the wallet names its `client_domain`, a
+ * `client_domain` operation sourced by that domain's SIGNING_KEY, signed by the anchor. The
+ * signed challenge is exchanged once for a JWT valid TOKEN_TTL_SECONDS of clock time.
  *
  * The mock has no ledger, so every account is treated as SEP-10 treats an account that does
  * not exist: the challenge must carry the signature of the account's own key, and no other.
@@ -18,6 +19,7 @@ import {
   MemoNone,
   Networks,
   Operation,
+  StellarToml,
   StrKey,
   Transaction,
   TransactionBuilder,
@@ -45,13 +47,48 @@ export interface Sep10Client {
   memo: string | null;
   /** The token's `sub`: the account, with `:memo` appended when there is one. */
   sub: string;
+  /** The wallet's domain, when it signed in with `client_domain` (SEP-10 client attribution). */
+  clientDomain: string | null;
 }
+
+/** How long the mock waits for a client domain's stellar.toml, ms. */
+const CLIENT_DOMAIN_TIMEOUT_MS = 5_000;
 
 export const networkPassphrase = (ctx: MockContext) => (ctx.options.network === 'public' ? Networks.PUBLIC : Networks.TESTNET);
 /** The anchor's home domain: the host serving `/.well-known/stellar.toml`. */
 export const homeDomain = (ctx: MockContext) => new URL(ctx.urls.anchor).host;
 export const webAuthEndpoint = (ctx: MockContext) => `${ctx.urls.anchor}/auth`;
-const webAuthDomain = (ctx: MockContext) => new URL(webAuthEndpoint(ctx)).host;
+/**
+ * The `web_auth_domain` value: the host name of WEB_AUTH_ENDPOINT without a port, which is
+ * what wallet libraries (@stellar/typescript-wallet-sdk, @stellar/stellar-sdk's
+ * WebAuth.readChallengeTx as they call it) compare it with, so they sign in on any port.
+ */
+const webAuthDomain = (ctx: MockContext) => new URL(webAuthEndpoint(ctx)).hostname;
+
+/** A client domain: a host name, with a port only for local ones; at most 64 bytes (a manage-data value). */
+const CLIENT_DOMAIN = /^(?=.{1,64}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/i;
+const isLocal = (domain: string) => /^(localhost|127\.0\.0\.1)(:\d+)?$/i.test(domain);
+
+/**
+ * The SIGNING_KEY of a wallet's domain, from `https://<domain>/.well-known/stellar.toml`
+ * (`http://` for localhost and 127.0.0.1, so that tests can serve one). 400 when it cannot be read.
+ */
+async function clientDomainKey(domain: string): Promise<string> {
+  if (!CLIENT_DOMAIN.test(domain) || (domain.includes(':') && !isLocal(domain))) {
+    throw badRequest('client_domain: must be a domain name (a port only on localhost or 127.0.0.1), at most 64 characters');
+  }
+  let key: unknown;
+  try {
+    const toml = await StellarToml.Resolver.resolve(domain, { allowHttp: isLocal(domain), timeout: CLIENT_DOMAIN_TIMEOUT_MS });
+    key = toml.SIGNING_KEY;
+  } catch {
+    throw badRequest(`client_domain: could not read ${isLocal(domain) ? 'http' : 'https'}://${domain}/.well-known/stellar.toml`);
+  }
+  if (typeof key !== 'string' || !StrKey.isValidEd25519PublicKey(key)) {
+    throw badRequest(`client_domain: the stellar.toml of ${domain} has no valid SIGNING_KEY`);
+  }
+  return key;
+}
 
 /** The ed25519 key behind an account (the base account of an `M…` address). */
 function signingKeyOf(account: string): string {
@@ -59,8 +96,11 @@ function signingKeyOf(account: string): string {
   return account;
 }
 
-/** Builds a challenge for `account` (and an optional id `memo`), signed by the anchor. Returns its XDR. */
-export function buildChallenge(ctx: MockContext, account: string, memo?: string): string {
+/**
+ * Builds a challenge for `account` (and an optional id `memo`, and the wallet's client domain
+ * with its signing key), signed by the anchor. Returns its XDR.
+ */
+export function buildChallenge(ctx: MockContext, account: string, memo?: string, client?: { domain: string; key: string }): string {
   const now = Math.floor(ctx.clock.now() / 1000);
   const server = ctx.anchorKeypair;
   const builder = new TransactionBuilder(new Account(server.publicKey(), '-1'), {
@@ -76,6 +116,7 @@ export function buildChallenge(ctx: MockContext, account: string, memo?: string)
       }),
     )
     .addOperation(Operation.manageData({ name: 'web_auth_domain', value: webAuthDomain(ctx), source: server.publicKey() }));
+  if (client) builder.addOperation(Operation.manageData({ name: 'client_domain', value: client.domain, source: client.key }));
   if (memo) builder.addMemo(Memo.id(memo));
   const tx = builder.build();
   tx.sign(server);
@@ -114,7 +155,13 @@ export async function exchangeChallenge(ctx: MockContext, xdr: string): Promise<
   if (!first || first.type !== 'manageData' || !first.source) throw invalid('first operation must be a manage-data operation of the client account');
   if (first.name !== `${homeDomain(ctx)} auth`) throw invalid(`first operation must be named "${homeDomain(ctx)} auth"`);
   if (!first.value || decodedLength(utf8(first.value)) !== 48) throw invalid('nonce must be 48 random bytes, base64');
+  // The anchor's signature (checked below) covers these: a client_domain operation here is one the anchor made.
+  let clientDomain: { domain: string; key: string } | undefined;
   for (const op of rest) {
+    if (op.type === 'manageData' && op.name === 'client_domain' && op.source && !clientDomain) {
+      clientDomain = { domain: utf8(op.value ?? new Uint8Array()), key: op.source };
+      continue;
+    }
     if (op.type !== 'manageData' || op.source !== server) throw invalid('unrecognized operation');
     if (op.name === 'web_auth_domain' && utf8(op.value ?? new Uint8Array()) !== webAuthDomain(ctx)) throw invalid('web_auth_domain does not match');
   }
@@ -132,7 +179,8 @@ export async function exchangeChallenge(ctx: MockContext, xdr: string): Promise<
   if (!WebAuth.verifyTxSignedBy(tx, server)) throw invalid('not signed by the anchor');
   const client = signingKeyOf(account);
   if (!WebAuth.verifyTxSignedBy(tx, client)) throw invalid('not signed by the client account');
-  if (tx.signatures.length !== 2) throw invalid('signed by keys other than the client account');
+  if (clientDomain && !WebAuth.verifyTxSignedBy(tx, clientDomain.key)) throw invalid(`not signed by the SIGNING_KEY of ${clientDomain.domain}`);
+  if (tx.signatures.length !== (clientDomain ? 3 : 2)) throw invalid('signed by keys other than the client account and its client domain');
 
   const id = Array.from(tx.hash(), (b) => b.toString(16).padStart(2, '0')).join('');
   const used = ctx.store.anchor.usedChallenges;
@@ -142,7 +190,15 @@ export async function exchangeChallenge(ctx: MockContext, xdr: string): Promise<
 
   const sub = memo ? `${account}:${memo}` : account;
   return signJwt(
-    { iss: webAuthEndpoint(ctx), sub, iat: now, exp: now + TOKEN_TTL_SECONDS, jti: id, home_domain: homeDomain(ctx) },
+    {
+      iss: webAuthEndpoint(ctx),
+      sub,
+      iat: now,
+      exp: now + TOKEN_TTL_SECONDS,
+      jti: id,
+      home_domain: homeDomain(ctx),
+      ...(clientDomain ? { client_domain: clientDomain.domain } : {}),
+    },
     ctx.jwtSecret,
   );
 }
@@ -152,7 +208,8 @@ export async function readSep10Token(ctx: MockContext, token: string): Promise<S
   const claims = await verifyJwt(token, ctx.jwtSecret, ctx.clock.now());
   if (!claims || claims.iss !== webAuthEndpoint(ctx) || typeof claims.sub !== 'string') return undefined;
   const [account = '', memo] = claims.sub.split(':');
-  return { account, memo: memo ?? null, sub: claims.sub };
+  const clientDomain = typeof claims.client_domain === 'string' ? claims.client_domain : null;
+  return { account, memo: memo ?? null, sub: claims.sub, clientDomain };
 }
 
 /** The client behind `Authorization: Bearer <SEP-10 token>`; 403 with the SEP error body otherwise. */
@@ -164,13 +221,13 @@ export async function requireSep10(ctx: MockContext, request: Request): Promise<
   return client;
 }
 
-/** `GET /auth?account=&memo=&home_domain=` -> `{transaction, network_passphrase}`; `POST /auth {transaction}` -> `{token}`. */
+/** `GET /auth?account=&memo=&home_domain=&client_domain=` -> `{transaction, network_passphrase}`; `POST /auth {transaction}` -> `{token}`. */
 export function sep10Handlers(ctx: MockContext) {
   const url = webAuthEndpoint(ctx);
   return [
     http.get(
       url,
-      route(ctx, 'sep', ({ request }) => {
+      route(ctx, 'sep', async ({ request }) => {
         const q = new URL(request.url).searchParams;
         const account = q.get('account') ?? '';
         const memo = q.get('memo') || undefined;
@@ -183,8 +240,9 @@ export function sep10Handlers(ctx: MockContext) {
         if (memo !== undefined && account.startsWith('M')) throw badRequest('memo: not allowed with a muxed account');
         const home = q.get('home_domain');
         if (home && home !== homeDomain(ctx)) throw badRequest(`home_domain: this anchor's home domain is ${homeDomain(ctx)}`);
-        if (q.get('client_domain')) throw badRequest('client_domain: client domain verification is not supported by the mock');
-        return HttpResponse.json({ transaction: buildChallenge(ctx, account, memo), network_passphrase: networkPassphrase(ctx) });
+        const domain = q.get('client_domain');
+        const client = domain ? { domain, key: await clientDomainKey(domain) } : undefined;
+        return HttpResponse.json({ transaction: buildChallenge(ctx, account, memo, client), network_passphrase: networkPassphrase(ctx) });
       }),
     ),
     http.post(

@@ -212,7 +212,7 @@ export class AnchorClient {
 export interface ChallengeExpectations {
   serverKey: string;
   networkPassphrase: string;
-  /** The SEP-10 endpoint; its host is the expected `web_auth_domain`. */
+  /** The SEP-10 endpoint; its host name (without a port, as wallet libraries compare it) is the expected `web_auth_domain`. */
   endpoint: string;
   account: string;
   homeDomain: string;
@@ -257,7 +257,8 @@ export function validateChallenge(challenge: { transaction: string; network_pass
   const nonce = first.value ? new TextDecoder().decode(first.value) : '';
   if (nonce.length !== 64 || base64Length(nonce) !== 48) throw new ChallengeError('nonce', 'its nonce is not 48 random bytes in base64');
 
-  const webAuthDomain = new URL(expect.endpoint).host;
+  // SEP-10 names a domain, and @stellar/typescript-wallet-sdk compares it with the host name alone: a port is not part of it.
+  const webAuthDomain = new URL(expect.endpoint).hostname;
   let sawWebAuthDomain = false;
   for (const op of rest) {
     // Every further operation must be the server's own manage-data: nothing that acts for the client.

@@ -155,7 +155,8 @@ function challenge(host: string, flaws: Set<Flaw>, k: Knobs) {
     }),
   );
   if (!flaws.has('no_web_auth_domain')) {
-    builder.addOperation(Operation.manageData({ name: 'web_auth_domain', value: flaws.has('web_auth_domain') ? k.otherDomain : host, source: source.publicKey() }));
+    const hostname = host.replace(/:\d+$/, '');
+    builder.addOperation(Operation.manageData({ name: 'web_auth_domain', value: flaws.has('web_auth_domain') ? k.otherDomain : hostname, source: source.publicKey() }));
   }
   for (let i = 0; i < k.serverData; i++) builder.addOperation(Operation.manageData({ name: `note_${i}`, value: 'x', source: source.publicKey() }));
   if (flaws.has('extra_operation')) k.extraOperation(builder);
