@@ -1,4 +1,7 @@
+import { Keypair, WebAuth } from '@stellar/stellar-sdk';
+import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockBackend } from '../src/backend.js';
 import { call, MODES, type MockEnv } from './helpers/env.js';
 
 describe.each(MODES)('mock core, %s', (_name, start) => {
@@ -31,5 +34,35 @@ describe.each(MODES)('mock core, %s', (_name, start) => {
   it('answers an unknown route with 404 NOT_FOUND', async () => {
     const res = await call(env, 'GET', '/api/v1/nothing-here');
     expect(res.status).toBe(404);
+  });
+});
+
+describe('a mock whose origin names the default port', () => {
+  it.each([
+    ['http://localhost:80', 'http://localhost'],
+    ['https://mock.example:443/', 'https://mock.example'],
+  ])('writes %s as URL parsing does (%s) and answers the anchor there', async (origin, normalized) => {
+    const backend = createMockBackend({ origin, clock: 'manual' });
+    const server = setupServer(...backend.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      expect(backend.urls).toMatchObject({ origin: normalized, anchor: `${normalized}/anchor`, control: `${normalized}/_mock` });
+      const toml = await (await fetch(new URL('/.well-known/stellar.toml', origin))).text();
+      expect(toml).toContain(`WEB_AUTH_ENDPOINT="${normalized}/anchor/auth"`);
+      expect(toml).not.toMatch(/:(80|443)\//);
+      expect((await fetch(`${normalized}/anchor/info`)).status).toBe(200);
+      const client = Keypair.random();
+      const got = await fetch(`${normalized}/anchor/auth?account=${client.publicKey()}`);
+      expect(got.status).toBe(200);
+      const { transaction, network_passphrase } = (await got.json()) as { transaction: string; network_passphrase: string };
+      const host = new URL(normalized).host;
+      const { tx } = WebAuth.readChallengeTx(transaction, backend.context.anchorKeypair.publicKey(), network_passphrase, host, host);
+      tx.sign(client);
+      const token = await fetch(`${normalized}/anchor/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transaction: tx.toXDR() }) });
+      expect(token.status).toBe(200);
+    } finally {
+      server.close();
+      backend.clock.stop();
+    }
   });
 });
