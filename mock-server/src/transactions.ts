@@ -106,6 +106,8 @@ export interface CreateTransactionInput {
   source_account?: string;
   /** The SEP-38 quote that prices it (checked by the caller with quoteForRequest). */
   quote_id?: string;
+  /** A merchant's session and public key, from the request's merchant fields. */
+  merchant_session?: { session_id: string; api_key: string };
   /** Page language, default `en`. */
   lang?: string;
   /** Origins the page may post its status to. */
@@ -138,6 +140,7 @@ export async function createTransaction(
     token_hash: null,
     quote: null,
     quote_id: input.quote_id ?? null,
+    merchant_session: input.merchant_session ?? null,
     provider: null,
     phone: null,
     verified_phone: null,

@@ -29,7 +29,7 @@ function expectFee(fee: any) {
 
 /** SEP-38's price formulas, up to the 2 places of the amounts. */
 function expectFormulas(p: any, feeIn: 'sell' | 'buy') {
-  const [sell, buy, fee, price, total] = [p.sell_amount, p.buy_amount, p.fee.total, p.price, p.total_price].map(Number);
+  const [sell, buy, fee, price, total] = [p.sell_amount, p.buy_amount, p.fee.total, p.price, p.total_price].map(Number) as [number, number, number, number, number];
   expect(Math.abs(sell - total * buy)).toBeLessThan(0.01);
   if (feeIn === 'sell') expect(Math.abs(sell - fee - price * buy)).toBeLessThan(0.01 * price);
   else expect(Math.abs(sell - price * (buy + fee))).toBeLessThan(0.01);

@@ -48,6 +48,11 @@ export interface TransactionRecord {
   quote: Quote | null;
   /** The SEP-38 quote it is priced at (SEP-24 `quote_id`), or null. */
   quote_id: string | null;
+  /**
+   * The session and public key of a merchant's request (its merchant fields): the
+   * interactive page confirms the order with them at POST /api/v1/widget/orders.
+   */
+  merchant_session: { session_id: string; api_key: string } | null;
   provider: ProviderId | null;
   /** The Mobile Money number paying (deposit) or paid (withdrawal). */
   phone: string | null;
@@ -88,5 +93,7 @@ export function createAnchorState() {
     usedChallenges: new Map<string, number>(),
     /** SEP-38 firm quotes by id (../quotes.ts). */
     quotes: new Map<string, QuoteRecord>(),
+    /** `<merchant id> <X-Idempotency-Key>` of POST /api/v1/widget/orders -> the transaction it confirmed. */
+    orderKeys: new Map<string, string>(),
   };
 }

@@ -110,6 +110,7 @@ export async function startInteractive(
     ...(wallet ? (kind === 'deposit' ? { destination_address: wallet } : { source_account: wallet }) : {}),
     lang: f.lang?.slice(0, 2).toLowerCase() ?? 'en',
     embed_origins: auth?.key.allowed_domains ?? [],
+    ...(auth && f.api_key ? { merchant_session: { session_id: auth.session.session_id, api_key: f.api_key } } : {}),
   });
   return { type: 'interactive_customer_info_needed', url, id: transaction.id };
 }

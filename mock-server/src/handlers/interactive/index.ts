@@ -4,11 +4,14 @@
  *   GET {interactive_url}?token=…[&lang=…][&origin=…]   the form (./page.ts, ./script.ts)
  *   GET {interactive_url}/transaction?id=…              the transaction's more_info_url
  *   {interactive_url}/api/…                             the form's steps (./api.ts)
+ * A merchant's transaction is confirmed at the widget backend's POST /api/v1/widget/orders
+ * with the request's public key and session; a direct client's through ./api.ts.
  * An unknown, used or expired token gets an error page (404) in place of the form.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockContext } from '../../context.js';
 import { route } from '../../http/respond.js';
+import { guaranteedRate } from '../../quotes.js';
 import type { MerchantRecord } from '../../store.js';
 import { findTransaction, findTransactionByToken, transactionView, type TransactionRecord } from '../../transactions.js';
 import { apiHandlers, issuePageToken } from './api.js';
@@ -31,15 +34,16 @@ let scriptHash: Promise<string> | undefined;
 
 /**
  * An HTML answer with a CSP that lets nothing run or load but this page's own style and
- * script (pinned by hash) and calls to its own API; `frameAncestors` says who may frame it.
+ * script (pinned by hash) and calls to its own API (and `connect`, the widget backend's origin,
+ * where it confirms orders); `frameAncestors` says who may frame it.
  * No referrer leaves the page, so the token in its URL never reaches another site.
  */
-async function html(status: number, body: string, css: string, options: { script?: boolean; frameAncestors?: string } = {}) {
+async function html(status: number, body: string, css: string, options: { script?: boolean; frameAncestors?: string; connect?: string } = {}) {
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${await sha256Base64(css)}'`,
     options.script ? `script-src 'sha256-${await (scriptHash ??= sha256Base64(PAGE_SCRIPT))}'` : "script-src 'none'",
-    "connect-src 'self'",
+    `connect-src 'self'${options.connect ? ` ${options.connect}` : ''}`,
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${options.frameAncestors ?? "'none'"}`,
@@ -62,7 +66,9 @@ const merchantOf = (ctx: MockContext, tx: TransactionRecord): MerchantRecord | u
 async function pageModel(ctx: MockContext, tx: TransactionRecord, request: Request): Promise<PageModel & { frameAncestors: string }> {
   const query = new URL(request.url).searchParams;
   const merchant = merchantOf(ctx, tx);
-  const range = amountRange(ctx, tx);
+  const guaranteed = guaranteedRate(ctx, tx);
+  // A quote fixes the amount: the page offers no other.
+  const range = guaranteed && tx.requested_amount !== null ? { min: tx.requested_amount, max: tx.requested_amount, currency: tx.kind === 'deposit' ? ('GHS' as const) : ('USDC' as const) } : amountRange(ctx, tx);
   const allowed = allowedOrigins(tx.embed_origins);
   return {
     lang: pickLang(query.get('lang'), tx.lang),
@@ -77,7 +83,25 @@ async function pageModel(ctx: MockContext, tx: TransactionRecord, request: Reque
     targetOrigin: targetOrigin(allowed, { query: query.get('origin'), referer: request.headers.get('referer') }),
     redirectUrl: merchant?.widget_config.redirect_url ?? null,
     pollMs: POLL_MS,
+    order: orderCredentials(ctx, tx),
+    guaranteed,
     frameAncestors: frameAncestors(allowed),
+  };
+}
+
+/**
+ * What the page confirms a merchant's order with at POST /api/v1/widget/orders: the public
+ * key and the customer's session of the request's merchant fields. Null for a transaction
+ * without them (a direct anchor client's), which the page finishes through its own API.
+ */
+function orderCredentials(ctx: MockContext, tx: TransactionRecord): PageModel['order'] {
+  const session = tx.merchant_session ? ctx.store.sessions.get(tx.merchant_session.session_id) : undefined;
+  if (!tx.merchant_session || !session) return null;
+  return {
+    url: `${ctx.urls.base}/api/v1/widget/orders`,
+    api_key: tx.merchant_session.api_key,
+    session_id: session.session_id,
+    session_token: session.session_token,
   };
 }
 
@@ -98,7 +122,7 @@ export function interactivePageHandlers(ctx: MockContext): HttpHandler[] {
         }
         const { frameAncestors: ancestors, ...model } = await pageModel(ctx, tx, request);
         const css = themeVariables(merchantOf(ctx, tx)?.widget_config.theme) + PAGE_CSS;
-        return html(200, renderPage(model, css, PAGE_SCRIPT), css, { script: true, frameAncestors: ancestors });
+        return html(200, renderPage(model, css, PAGE_SCRIPT), css, { script: true, frameAncestors: ancestors, connect: new URL(ctx.urls.base).origin });
       }),
     ),
     http.get(

@@ -41,6 +41,10 @@ export interface PageModel {
   redirectUrl: string | null;
   /** How often the page asks for the status, milliseconds of real time. */
   pollMs: number;
+  /** A merchant's transaction: where and with what the page confirms the order (null: through its own API). */
+  order: { url: string; api_key: string; session_id: string; session_token: string } | null;
+  /** The SEP-38 quote's rate (GHS per USDC) and its expiry, when the transaction has one. */
+  guaranteed: { rate: number; expires_at: string } | null;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -55,6 +59,10 @@ const scriptJson = (value: unknown) =>
 /** 2-decimal amounts in the page's language, as the script also writes them. */
 const money = (lang: Lang, n: number) =>
   new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
+
+/** A time of day in the page's language, UTC, e.g. `14:05 UTC`. */
+const clockTime = (lang: Lang, isoTime: string) =>
+  `${new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hourCycle: 'h23' }).format(new Date(isoTime))} UTC`;
 
 interface Shell {
   lang: Lang;
@@ -164,6 +172,7 @@ ${destinationField}
 <dt>${esc(t.summary_rate)}</dt><dd id="sum-rate"></dd>
 <dt class="total">${esc(t.summary_you_receive)}</dt><dd class="total" id="sum-out"></dd>
 </dl>
+${model.guaranteed === null ? '' : `<p id="guaranteed">${esc(format(t.summary_guaranteed, { rate: money(model.lang, model.guaranteed.rate), time: clockTime(model.lang, model.guaranteed.expires_at) }))}</p>`}
 <p class="hint">${esc(deposit ? t.summary_note_deposit : t.summary_note_withdrawal)}</p>
 </section>
 <p class="error" id="form-error" role="alert"></p>

@@ -2,7 +2,7 @@
  * The interactive page's script, sent inline (the page loads nothing else, so it works
  * offline). Plain ES2022 for evergreen browsers. It reads its settings from the
  * `#ramp-config` JSON element that ./page.ts writes, calls the page's API (./index.ts) with
- * the token, and reports every status it sees to the opener or parent window with SEP-24's
+ * the token (and confirms a merchant's order at the widget backend), and reports every status it sees to the opener or parent window with SEP-24's
  * `{ transaction }` message, addressed to one origin (never `*`). In a frame, Escape asks the
  * parent to close it with `{ type: 'sikaramp:close', transaction_id }`, addressed the same way.
  * Timers here are the browser's own: this code runs in the customer's page, not in the mock.
@@ -266,7 +266,47 @@ form.addEventListener('submit', async (event) => {
   update(res.data.transaction);
 });
 
-/** Checks the code (once per number), then finishes the form. */
+// One key for this page's order: a confirmation the service refused did not use it, and a
+// repeat of one it took (its answer lost) is refused as a duplicate instead of ordering twice.
+const idempotencyKey = crypto.randomUUID();
+
+/** Where an order endpoint error belongs: the field its "name: " prefix or its code names. */
+const ORDER_FIELDS = { provider: 'provider', phone: 'phone', amount: 'amount', destination_address: 'destination' };
+const ORDER_CODES = { PHONE_NOT_VERIFIED: 'code', AMOUNT_OUT_OF_RANGE: 'amount' };
+function placeOrderError(error) {
+  const match = /^(\w+): (.*)$/s.exec(error.message);
+  if (match && Object.hasOwn(ORDER_FIELDS, match[1])) {
+    return { ...error, field: ORDER_FIELDS[match[1]], message: match[2].charAt(0).toUpperCase() + match[2].slice(1) };
+  }
+  return Object.hasOwn(ORDER_CODES, error.code) ? { ...error, field: ORDER_CODES[error.code] } : error;
+}
+
+/** A merchant's order, confirmed at the widget backend with the customer's session. */
+async function createOrder(body) {
+  const order = config.order;
+  try {
+    const res = await fetch(order.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': order.api_key,
+        'x-session-id': order.session_id,
+        'x-session-token': order.session_token,
+        'x-idempotency-key': idempotencyKey,
+      },
+      body: JSON.stringify({ transaction_id: tx.id, ...body }),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+    const json = await res.json().catch(() => null);
+    if (res.ok && json) return { ok: true, data: json.data };
+    return { ok: false, error: placeOrderError((json && json.error) || { code: 'INTERNAL_ERROR', message: t.error_network }) };
+  } catch {
+    return { ok: false, error: { code: 'NETWORK', message: t.error_network } };
+  }
+}
+
+/** Checks the code (once per number), then finishes the form: a merchant's order at the widget backend, else through the page's API. */
 async function confirm(q) {
   if (verifiedPhone !== codeSentTo) {
     const verified = await api('POST', 'verify', { phone: codeSentTo, code: $('code').value.trim() });
@@ -276,7 +316,7 @@ async function confirm(q) {
   const body = { provider: provider(), phone: codeSentTo };
   if (amountInput) body.amount = q.amount;
   if (destinationInput) body.destination_address = destinationInput.value.trim().toUpperCase();
-  return api('POST', 'complete', body);
+  return config.order ? createOrder(body) : api('POST', 'complete', body);
 }
 
 function showProgress(transaction, q) {

@@ -1,0 +1,115 @@
+import { http, type HttpHandler } from 'msw';
+import { z } from 'zod';
+import type { MockContext } from '../../context.js';
+import { findKey, findSession, rateLimit, requestOrigin, requireKey, type KeyAuth } from '../../http/auth.js';
+import { readBody } from '../../http/body.js';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../http/errors.js';
+import { ok, route } from '../../http/respond.js';
+import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
+import { completeInteractive, findTransaction, transactionView } from '../../transactions.js';
+import { orderView } from '../merchant/orders.js';
+
+/** Longest `X-Idempotency-Key` accepted, characters (as the ramp API). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** The headers POST /api/v1/widget/orders requires, in the order a missing one is named. */
+const REQUIRED_HEADERS = ['X-API-Key', 'X-Session-Id', 'X-Session-Token', 'X-Idempotency-Key'] as const;
+
+export const OrderCreateSchema = z.object({
+  /** The interactive transaction whose form this finishes (the `id` of the interactive request). */
+  transaction_id: z.string().trim().min(1).max(100),
+  provider: z.string().trim().min(1).max(40),
+  phone: z.string().trim().min(1).max(40),
+  /** GHS for a buy, USDC for a sell; default: the request's amount (or the quote's). */
+  amount: z.number().positive('must be greater than 0').finite().optional(),
+  destination_address: z.string().trim().toUpperCase().max(69).optional(),
+  /** A SEP-38 quote of the transaction's account, for a guaranteed rate. */
+  quote_id: z.string().trim().min(1).max(100).optional(),
+});
+
+/**
+ * The key of `X-API-Key`: a public key from its allowed domains or from the interactive page
+ * (the service's own page, which the merchant's allowed domains frame), or the secret key
+ * from the merchant's server (its allowed IPs apply). Unknown or revoked: 401.
+ */
+async function requireOrderKey(ctx: MockContext, request: Request): Promise<KeyAuth> {
+  if (requestOrigin(request) !== new URL(ctx.urls.interactive).origin) return requireKey(ctx, request, { type: 'any', from: 'x-api-key' });
+  const auth = await findKey(ctx, request.headers.get('x-api-key')!.trim());
+  if (!auth) throw unauthorized('invalid or revoked API key');
+  if (auth.key.key_type !== 'public') throw forbidden('the interactive page sends the public key');
+  rateLimit(ctx, `key:${auth.key.id}`, auth.key.rate_limit_rpm, 60_000);
+  return auth;
+}
+
+/**
+ * `POST /api/v1/widget/orders` (design.md section 4): finishes an interactive transaction's
+ * form as the customer's confirmation, with the customer's widget session. The interactive
+ * page calls it for a merchant's transaction; a merchant's server may too.
+ *
+ * Headers: `X-API-Key`, `X-Session-Id`, `X-Session-Token` (a live session of the key's
+ * merchant, for the transaction's customer) and `X-Idempotency-Key`. Body: `transaction_id`,
+ * `provider`, `phone` (OTP-verified for this transaction or the customer before), `amount?`,
+ * `destination_address?` (a buy's), `quote_id?`. 201 `{ order, transaction }`: the `ord_`
+ * order as the order list shows it and the SEP-24 transaction, now `pending_user_transfer_start`.
+ *
+ * Refusals change nothing: 400 MISSING_HEADER, 401 UNAUTHORIZED (key or session), 400
+ * VALIDATION_ERROR, 404 NOT_FOUND (a transaction not the session's), 409 DUPLICATE_ORDER (the
+ * idempotency key confirmed an order before), 409 INVALID_STATE (the form is finished), 403
+ * KYC_NOT_APPROVED, 422 PHONE_NOT_VERIFIED, 422 QUOTE_EXPIRED, 422 AMOUNT_OUT_OF_RANGE.
+ */
+export function orderHandlers(ctx: MockContext): HttpHandler[] {
+  return [
+    http.post(
+      `${ctx.urls.base}/api/v1/widget/orders`,
+      route(ctx, 'envelope', async ({ request }) => {
+        for (const name of REQUIRED_HEADERS) {
+          if (!request.headers.get(name)?.trim()) throw new HttpError(400, 'MISSING_HEADER', `the ${name} header is required`);
+        }
+        const { merchant } = await requireOrderKey(ctx, request);
+        const idempotencyKey = request.headers.get('x-idempotency-key')!.trim();
+        if (idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+          throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+        }
+        const session = findSession(ctx, request.headers.get('x-session-id')!.trim(), request.headers.get('x-session-token')!.trim());
+        if (session.merchant_id !== merchant.id) throw unauthorized('invalid session');
+        const body = await readBody(request, OrderCreateSchema);
+
+        // From here on nothing awaits before the key is taken, so one key confirms one order.
+        const tx = findTransaction(ctx, body.transaction_id);
+        if (!tx || tx.merchant_id !== merchant.id || tx.customer_id !== session.user_id) throw notFound('transaction');
+        const keyId = `${merchant.id} ${idempotencyKey}`;
+        const used = ctx.store.anchor.orderKeys.get(keyId);
+        if (used !== undefined) throw new HttpError(409, 'DUPLICATE_ORDER', `this X-Idempotency-Key was already used for transaction ${used}`);
+
+        let amount = body.amount;
+        const attach = body.quote_id !== undefined && body.quote_id !== tx.quote_id;
+        if (attach) {
+          if (tx.quote_id) throw badRequest(`quote_id: the transaction is priced at quote ${tx.quote_id}`);
+          const quote = ctx.store.anchor.quotes.get(body.quote_id!);
+          if (quote && quote.account === tx.account && ctx.clock.now() >= quote.expires_at) {
+            throw new HttpError(422, 'QUOTE_EXPIRED', 'quote expired; request a new one');
+          }
+          const checked = quoteForRequest(ctx, tx.kind, tx.account, body.quote_id!, { amount: amount ?? tx.requested_amount ?? undefined });
+          amount ??= quoteSellAmount(checked);
+          tx.quote_id = checked.id;
+        }
+        ctx.store.anchor.orderKeys.set(keyId, tx.id);
+        try {
+          await completeInteractive(ctx, tx, {
+            provider: body.provider,
+            phone: body.phone,
+            ...(amount === undefined ? {} : { amount }),
+            ...(body.destination_address ? { destination_address: body.destination_address } : {}),
+          });
+        } catch (error) {
+          ctx.store.anchor.orderKeys.delete(keyId);
+          if (attach) tx.quote_id = null;
+          throw error;
+        }
+        const order = tx.order_id ? ctx.store.orders.get(tx.order_id) : undefined;
+        if (!order) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');
+        return ok(ctx, { order: orderView(order), transaction: transactionView(ctx, tx) }, 201);
+      }),
+    ),
+  ];
+}
