@@ -1,7 +1,7 @@
 /**
  * A backend signs in to the anchor with the `Keypair` of `@sikaramp/sdk/anchor`, with no
  * import of @stellar/stellar-sdk of its own: a key made at start, or one read from a secret
- * seed, reads the transaction its widget session endpoint started.
+ * seed, reads the transaction it started at the anchor with the merchant fields.
  */
 import { Keypair as StellarKeypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +26,11 @@ describe.each(MODES)('AnchorClient with the Keypair of @sikaramp/sdk/anchor, %s'
     return { anchor: new AnchorClient({ anchorUrl: `${env.origin}/anchor`, signer, fetch, now: () => env.backend.clock.now() }), sent };
   };
 
-  it('signs in with a key made at start, and reads a buy the widget backend started', async () => {
+  it('signs in with a key made at start, and reads the buy it started with the merchant fields', async () => {
     const { anchor, sent } = anchorWith(Keypair.random());
-    const { id } = await shop.widget.interactive.deposit({ user_id: customerId, fiat_amount: 100 });
-    await expect(anchor.transfers.get(id)).resolves.toMatchObject({ id, kind: 'deposit', status: 'incomplete' });
+    const { session_id, session_token } = await shop.widget.sessions.create({ user_id: customerId });
+    const { id } = await anchor.transfers.deposit({ merchant_id: shop.merchant.id, session_id, session_token, api_key: shop.publicKey, user_id: customerId, amount: 100 });
+    await expect(anchor.transfers.get(id)).resolves.toMatchObject({ id, kind: 'deposit', status: 'incomplete', to: anchor.account });
     expect(sent.filter((s) => s === 'POST /anchor/auth')).toHaveLength(1);
   });
 

@@ -198,11 +198,61 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
 
   it('refuses a customer who is not ACCEPTED with the anchor’s 403', async () => {
     const { anchor } = newAnchor();
-    const { id } = await shop.widget.customers.create(customerInput('Processing'));
-    const fields = { ...(await merchantFields()), user_id: id, session_id: undefined, session_token: undefined };
-    const error = await anchor.transfers.deposit(fields).catch((e: unknown) => e);
+    // A customer this account made at the anchor may be named alone (no merchant fields).
+    const { id } = await anchor.customers.put(customerInput('Processing'));
+    const error = await anchor.transfers.deposit({ user_id: id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toMatch(/^403: customer KYC status is PROCESSING/);
+  });
+
+  it("reads, changes and deletes a widget customer at SEP-12 with the merchant fields, and not without them", async () => {
+    const { anchor } = newAnchor();
+    const { id } = await shop.widget.customers.create(customerInput());
+    const stranger = await anchor.customers.get(id).catch((e: unknown) => e);
+    expect(stranger).toBeInstanceOf(NotFoundError);
+    const session = await shop.widget.sessions.create({ user_id: id });
+    const merchant = { merchant_id: shop.merchant.id, session_id: session.session_id, session_token: session.session_token, api_key: shop.publicKey, user_id: id };
+    await expect(anchor.customers.get(id, { merchant })).resolves.toEqual(await shop.widget.customers.get(id));
+    await expect(anchor.customers.put({ id, city: 'Tema' }, { merchant })).resolves.toEqual({ id });
+    await expect(anchor.customers.delete(id, { merchant })).resolves.toEqual({ message: `customer ${id} deleted` });
+    await expect(shop.widget.customers.get(id)).rejects.toBeInstanceOf(NotFoundError);
+    // Merchant fields are checked before anything is sent.
+    const bad = await anchor.customers.get(customerId, { merchant: { ...merchant, api_key: shop.secretKey } }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ValidationError);
+  });
+
+  it("creates the merchant's customer at the anchor with the merchant fields; the widget backend uses it", async () => {
+    const { anchor } = newAnchor();
+    const { id } = await anchor.customers.put(customerInput(), { merchant: await merchantFields() });
+    await expect(shop.widget.customers.get(id)).resolves.toMatchObject({ id, status: 'ACCEPTED' });
+    await expect(shop.widget.sessions.create({ user_id: id })).resolves.toMatchObject({ merchant_id: shop.merchant.id });
+    const started = await shop.widget.interactive.withdraw({ user_id: id });
+    expect(started.type).toBe('interactive_customer_info_needed');
+  });
+
+  it("deletes the signed-in account's customer data with SEP-12's DELETE /customer/{account}", async () => {
+    const { anchor } = newAnchor();
+    const { id } = await anchor.customers.put(customerInput());
+    await expect(anchor.customers.delete(anchor.account)).resolves.toEqual({ message: `customer data of ${anchor.account} deleted` });
+    await expect(anchor.customers.get(id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(anchor.customers.delete(Keypair.random().publicKey())).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('types fee_details, from and to, and keeps a transaction from any account but the one that started it', async () => {
+    const { anchor } = newAnchor();
+    const wallet = Keypair.random().publicKey();
+    const started = await anchor.transfers.withdraw({ ...(await merchantFields()), amount: '10', account: wallet });
+    await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
+    const tx = await anchor.transfers.get(started.id);
+    expectTypeOf(tx.fee_details).toEqualTypeOf<
+      { total: string; asset: string; details?: { name: string; amount: string; description?: string; [k: string]: unknown }[]; [k: string]: unknown } | null | undefined
+    >();
+    expect(tx).toMatchObject({ from: wallet, to: PHONE, amount_fee: tx.fee_details?.total, fee_details: { asset: 'iso4217:GHS' } });
+    expect(tx.fee_details!.details!.map((d) => d.name)).toEqual(['Platform fee', 'Stellar network fee']);
+    const other = newAnchor().anchor;
+    await expect(other.transfers.get(started.id)).rejects.toBeInstanceOf(NotFoundError);
+    const viaWidget = await shop.widget.interactive.deposit({ user_id: customerId });
+    await expect(anchor.transfers.get(viaWidget.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('gives up watching after maxDuration', async () => {

@@ -308,17 +308,27 @@ const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.
  * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without depending on the Stellar SDK itself.
  */
 export { Keypair } from '@stellar/stellar-sdk';
-export type { AnchorTransaction, AnchorRefunds, AnchorRefundPayment, WatchTransactionOptions } from '../resources/anchor/sep24.js';
+export type { AnchorTransaction, AnchorRefunds, AnchorRefundPayment, AnchorFeeDetails, AnchorFeeDetail, WatchTransactionOptions } from '../resources/anchor/sep24.js';
 export {
   AnchorTransactionSchema,
   AnchorRefundsSchema,
   AnchorRefundPaymentSchema,
+  AnchorFeeDetailsSchema,
   AnchorInteractiveParamsSchema,
   FINAL_TRANSACTION_STATUSES,
   AnchorTransfers,
 } from '../resources/anchor/sep24.js';
 export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
-export { AnchorCustomers, AnchorCustomerPutParamsSchema, type AnchorCustomerPutParams, type AnchorCustomerId, type AnchorCustomerDeleted } from '../resources/anchor/sep12.js';
+export {
+  AnchorCustomers,
+  AnchorCustomerPutParamsSchema,
+  AnchorMerchantFieldsSchema,
+  type AnchorCustomerPutParams,
+  type AnchorCustomerId,
+  type AnchorCustomerDeleted,
+  type AnchorCustomerOptions,
+  type AnchorMerchantFields,
+} from '../resources/anchor/sep12.js';
 export { parseTomlTopLevel, type StellarToml } from '../resources/anchor/stellar-toml.js';
 export type { TokenStore, StoredToken } from '../core/token-cache.js';
 export type { Resource } from '../core/resource.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { parseInput, pathSegment } from '../../core/schema.js';
+import { parseInput, pathSegment, text } from '../../core/schema.js';
 import { CustomerFieldsSchema, CustomerSchema, type Customer } from '../widget/customers.js';
 
 /** SEP-12 PUT: a new customer's fields, or, with `id`, the fields to add or change. */
@@ -17,29 +17,75 @@ export type AnchorCustomerId = z.infer<typeof AnchorCustomerIdSchema>;
 export const AnchorCustomerDeletedSchema = z.looseObject({ message: z.string().optional() });
 export type AnchorCustomerDeleted = z.infer<typeof AnchorCustomerDeletedSchema>;
 
-/** SEP-12 at `{anchor_url}/customer`: the same records and ids as the widget backend's customers. */
+/**
+ * The five merchant fields (000 section 4): how a merchant's backend acts for one of its
+ * customers at the anchor. The session comes from `widget.sessions.create({ user_id })` with the
+ * secret key, and must be for this very customer (`user_id`).
+ */
+export const AnchorMerchantFieldsSchema = z.strictObject({
+  merchant_id: text(100),
+  session_id: text(100),
+  session_token: text(100),
+  /** The merchant's public key. */
+  api_key: z.string().max(200).regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key'),
+  /** The customer the session is for. */
+  user_id: text(100),
+});
+export type AnchorMerchantFields = z.input<typeof AnchorMerchantFieldsSchema>;
+
+export interface AnchorCustomerOptions extends RequestOptions {
+  /**
+   * The merchant fields, for a customer of the merchant that this SEP-10 account did not create
+   * (a widget customer): sent as query parameters (GET, DELETE) or body fields (PUT). On a PUT
+   * without `id`, the new customer is the merchant's. Without them, the account reaches only
+   * the customers it created itself.
+   */
+  merchant?: AnchorMerchantFields;
+}
+
+/**
+ * SEP-12 at `{anchor_url}/customer`: the same records and ids as the widget backend's customers.
+ * The signed-in account reaches the customers it created; a merchant's other customers need
+ * the merchant fields (`opts.merchant`); any other id is NotFoundError, as an unknown one.
+ */
 export class AnchorCustomers extends Resource {
   /** Creates or updates a customer; answers its id only (202). */
-  async put(params: AnchorCustomerPutParams, opts?: RequestOptions): Promise<AnchorCustomerId> {
+  async put(params: AnchorCustomerPutParams, opts: AnchorCustomerOptions = {}): Promise<AnchorCustomerId> {
+    const { merchant, ...request } = opts;
     return this.core.put('customer', {
-      ...opts,
+      ...request,
       unwrap: false,
-      body: parseInput(AnchorCustomerPutParamsSchema, params),
+      body: { ...parseInput(AnchorCustomerPutParamsSchema, params), ...merchantFields(merchant) },
       schema: AnchorCustomerIdSchema,
     });
   }
 
   /** The customer's status and fields (NEEDS_INFO: the missing `fields`). */
-  async get(id: string, opts?: RequestOptions): Promise<Customer> {
-    return this.core.get('customer', { ...opts, unwrap: false, query: { id: parseInput(pathSegment, id, 'customer id') }, schema: CustomerSchema });
+  async get(id: string, opts: AnchorCustomerOptions = {}): Promise<Customer> {
+    const { merchant, ...request } = opts;
+    return this.core.get('customer', {
+      ...request,
+      unwrap: false,
+      query: { id: parseInput(pathSegment, id, 'customer id'), ...merchantFields(merchant) },
+      schema: CustomerSchema,
+    });
   }
 
-  /** Removes the customer; the id is unusable afterwards. */
-  async delete(id: string, opts?: RequestOptions): Promise<AnchorCustomerDeleted> {
+  /**
+   * Removes the customer; the id is unusable afterwards, at the widget backend too. Given the
+   * signed-in Stellar account (`G…`) instead of an id, removes every customer that account
+   * created (SEP-12 `DELETE /customer/{account}`).
+   */
+  async delete(id: string, opts: AnchorCustomerOptions = {}): Promise<AnchorCustomerDeleted> {
+    const { merchant, ...request } = opts;
     return this.core.delete(`customer/${segment(parseInput(pathSegment, id, 'customer id'))}`, {
-      ...opts,
+      ...request,
       unwrap: false,
+      ...(merchant ? { query: merchantFields(merchant) } : {}),
       schema: AnchorCustomerDeletedSchema,
     });
   }
 }
+
+const merchantFields = (merchant: AnchorMerchantFields | undefined) =>
+  merchant ? parseInput(AnchorMerchantFieldsSchema, merchant, 'merchant fields') : {};

@@ -63,6 +63,24 @@ export const AnchorRefundsSchema = z.looseObject({
 });
 export type AnchorRefunds = z.infer<typeof AnchorRefundsSchema>;
 
+/** One part of SEP-24's `fee_details`. */
+export const AnchorFeeDetailSchema = z.looseObject({
+  name: z.string(),
+  /** Decimal string in the asset of `fee_details.asset`. */
+  amount: z.string(),
+  description: z.string().optional(),
+});
+export type AnchorFeeDetail = z.infer<typeof AnchorFeeDetailSchema>;
+
+/** SEP-24's `fee_details`: the total fee, its asset (SEP-38 style, e.g. `iso4217:GHS`) and its parts. */
+export const AnchorFeeDetailsSchema = z.looseObject({
+  /** Decimal string. */
+  total: z.string(),
+  asset: z.string(),
+  details: z.array(AnchorFeeDetailSchema).optional(),
+});
+export type AnchorFeeDetails = z.infer<typeof AnchorFeeDetailsSchema>;
+
 /** A SEP-24 transaction record. */
 export const AnchorTransactionSchema = z.looseObject({
   id: z.string(),
@@ -82,17 +100,20 @@ export const AnchorTransactionSchema = z.looseObject({
   amount_in_asset: z.string().nullish(),
   amount_out: z.string().nullish(),
   amount_out_asset: z.string().nullish(),
+  /** Deprecated by SEP-24 in favour of `fee_details`; kept for older wallets. */
   amount_fee: z.string().nullish(),
   amount_fee_asset: z.string().nullish(),
+  /** The fees, once the price is fixed: the total and what it is made of. */
+  fee_details: AnchorFeeDetailsSchema.nullish(),
   /** ISO 8601. */
   started_at: z.string().optional(),
   updated_at: z.string().nullish(),
   completed_at: z.string().nullish(),
   stellar_transaction_id: z.string().nullish(),
   external_transaction_id: z.string().nullish(),
-  /** Deposit: the account receiving USDC. */
+  /** Deposit: the Stellar account receiving the USDC. Withdrawal: the Mobile Money number paid, once the form is finished. */
   to: z.string().nullish(),
-  /** Withdrawal: the account that sent USDC. */
+  /** Deposit: the Mobile Money number paying, once the form is finished. Withdrawal: the Stellar account sending the USDC. */
   from: z.string().nullish(),
   /** Withdrawal: where to send the USDC, with `withdraw_memo`. */
   withdraw_anchor_account: z.string().nullish(),
