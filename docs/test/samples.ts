@@ -40,6 +40,7 @@ export interface SampleCheck {
 export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk': 'packages/sdk/src/index.ts',
   '@sikaramp/sdk/webhooks': 'packages/sdk/src/webhooks/index.ts',
+  '@sikaramp/sdk/webhooks/sqlite': 'packages/sdk/src/webhooks/sqlite.ts',
   '@sikaramp/sdk/anchor': 'packages/sdk/src/anchor/index.ts',
   '@sikaramp/widget': 'packages/widget/src/index.ts',
   '@sikaramp/mock-server': 'mock-server/src/index.ts',

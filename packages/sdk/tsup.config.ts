@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'webhooks/index': 'src/webhooks/index.ts', 'anchor/index': 'src/anchor/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'webhooks/index': 'src/webhooks/index.ts',
+    'webhooks/sqlite': 'src/webhooks/sqlite.ts',
+    'anchor/index': 'src/anchor/index.ts',
+  },
   format: ['esm', 'cjs'],
   target: 'es2022',
   platform: 'neutral',

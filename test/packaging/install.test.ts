@@ -11,7 +11,10 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
-  '@sikaramp/sdk': { esm: ['.', './webhooks', './anchor', './package.json'], cjs: ['.', './webhooks', './anchor', './package.json'] },
+  '@sikaramp/sdk': {
+    esm: ['.', './webhooks', './webhooks/sqlite', './anchor', './package.json'],
+    cjs: ['.', './webhooks', './webhooks/sqlite', './anchor', './package.json'],
+  },
   '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './package.json'], cjs: [] },
 };
@@ -52,7 +55,8 @@ describe.each(Object.keys(PACKAGES) as PackageName[])('%s tarball', (name) => {
 interface SdkReport {
   name: string;
   resolved: Record<string, string>;
-  exports: Record<'.' | './webhooks' | './anchor', string[]>;
+  exports: Record<'.' | './webhooks' | './webhooks/sqlite' | './anchor', string[]>;
+  dedupe: { first: unknown; again: unknown };
   oneErrorHierarchy: boolean;
   webhook: { event: string; signature: string; expected: string; tampered?: { name: string; reason: string; isSikarampError: boolean } };
   checkout: { refused?: { name: string; message: string; isValidationError: boolean }; requests: number };
@@ -73,6 +77,7 @@ describe.each([
     const builds = {
       '@sikaramp/sdk': `/dist/index${extension}`,
       '@sikaramp/sdk/webhooks': `/dist/webhooks/index${extension}`,
+      '@sikaramp/sdk/webhooks/sqlite': `/dist/webhooks/sqlite${extension}`,
       '@sikaramp/sdk/anchor': `/dist/anchor/index${extension}`,
     };
     expect(Object.keys(report.resolved)).toEqual(Object.keys(builds));
@@ -83,6 +88,11 @@ describe.each([
     expect(report.exports['.']).toEqual(expect.arrayContaining(['CheckoutClient', 'RampClient', 'WidgetClient', 'MerchantClient', 'ValidationError']));
     expect(report.exports['./webhooks']).toEqual(expect.arrayContaining(['verifyWebhook', 'verifyCheckoutWebhook', 'signWebhook']));
     expect(report.exports['./anchor']).toEqual(expect.arrayContaining(['AnchorClient', 'validateChallenge', 'ChallengeError']));
+    expect(report.exports['./webhooks/sqlite']).toEqual(['SqliteDedupeStore']);
+  });
+
+  it('de-duplicates in a node:sqlite database through @sikaramp/sdk/webhooks/sqlite', () => {
+    expect(report.dedupe).toEqual({ first: { duplicate: false, result: 'handled' }, again: { duplicate: true, pending: false } });
   });
 
   it('shares one error hierarchy across its subpaths', () => {

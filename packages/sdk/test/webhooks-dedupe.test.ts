@@ -13,7 +13,12 @@ describe('webhook de-duplication', () => {
     const results = await Promise.all([dedupe.once('evt_1', handler), dedupe.once('evt_1', handler), dedupe.once('evt_1', handler)]);
     expect(runs).toBe(1);
     expect(results.filter((r) => !r.duplicate)).toEqual([{ duplicate: false, result: 'fulfilled' }]);
-    expect(await dedupe.once('evt_1', handler)).toEqual({ duplicate: true });
+    // Those that came while it ran are pending: answered non-2xx, the service retries them in case the run fails.
+    expect(results.filter((r) => r.duplicate)).toEqual([
+      { duplicate: true, pending: true },
+      { duplicate: true, pending: true },
+    ]);
+    expect(await dedupe.once('evt_1', handler)).toEqual({ duplicate: true, pending: false });
     expect(await dedupe.once('evt_2', handler)).toEqual({ duplicate: false, result: 'fulfilled' });
     expect(runs).toBe(2);
   });
@@ -29,7 +34,7 @@ describe('webhook de-duplication', () => {
     const dedupe = createDeduplicator({ store: new MemoryDedupeStore({ now: () => now }), ttlSeconds: 60 });
     await dedupe.once('evt_1', () => 1);
     now = 59_999;
-    expect(await dedupe.once('evt_1', () => 2)).toEqual({ duplicate: true });
+    expect(await dedupe.once('evt_1', () => 2)).toEqual({ duplicate: true, pending: false });
     now = 60_000;
     expect(await dedupe.once('evt_1', () => 3)).toEqual({ duplicate: false, result: 3 });
   });
@@ -38,6 +43,8 @@ describe('webhook de-duplication', () => {
     const store = new MemoryDedupeStore({ maxEntries: 2 });
     expect([await store.claim('a', 60), await store.claim('b', 60), await store.claim('c', 60)]).toEqual([true, true, true]);
     expect(await store.claim('a', 60)).toBe(true);
+    expect(await store.claim('c', 60)).toBe('pending');
+    await store.commit('c', 60);
     expect(await store.claim('c', 60)).toBe(false);
   });
 

@@ -67,17 +67,17 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Decodes a signature written as hex or base64 (standard or URL-safe); undefined when it is neither. */
-export function decodeSignature(text: string): Uint8Array | undefined {
+/** Decodes a signature written as hex or base64 (standard or URL-safe), saying which; undefined when it is neither. */
+export function decodeSignature(text: string): { bytes: Uint8Array; encoding: 'hex' | 'base64' } | undefined {
   if (/^(?:[0-9a-fA-F]{2})+$/.test(text)) {
     const out = new Uint8Array(text.length / 2);
     for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
-    return out;
+    return { bytes: out, encoding: 'hex' };
   }
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return { bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)), encoding: 'base64' };
   } catch {
     return undefined;
   }

@@ -12,19 +12,25 @@
  */
 export {
   verifyWebhook,
+  verifyWebhookDelivery,
   verifyCheckoutWebhook,
   WebhookVerificationError,
   DEFAULT_TOLERANCE_SECONDS,
   type VerifyWebhookInput,
+  type VerifyOrderWebhookInput,
+  type VerifiedWebhook,
+  type WebhookSignatureScheme,
+  type WebhookSignatureEncoding,
   type WebhookVerificationReason,
   type HeadersInput,
 } from './verify.js';
-export { signWebhook, signCheckoutWebhook, type SignWebhookInput, type SignCheckoutWebhookInput, type SignedWebhook } from './sign.js';
+export { signWebhook, signCheckoutWebhook, type SignWebhookInput, type SignOrderWebhookInput, type SignCheckoutWebhookInput, type SignedWebhook } from './sign.js';
 export {
   createDeduplicator,
   MemoryDedupeStore,
   webhookEventKey,
   DEFAULT_DEDUPE_TTL_SECONDS,
+  DEFAULT_DEDUPE_LEASE_SECONDS,
   type DedupeStore,
   type Deduplicator,
   type DeduplicatorOptions,

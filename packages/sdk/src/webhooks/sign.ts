@@ -4,6 +4,7 @@
  */
 import { concatBytes, hmacSha256, toBytes, toHex, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
+import type { WebhookSignatureScheme } from './verify.js';
 
 export interface SignWebhookInput<T> {
   /** The event: an object (serialised with JSON.stringify) or the body text itself. */
@@ -26,13 +27,19 @@ const serialise = (payload: unknown) => (typeof payload === 'string' ? payload :
 
 /**
  * Signs an order or ramp payment webhook as the service does: `X-Webhook-Signature`, the
- * lowercase hex HMAC-SHA256 of the body, and `X-Webhook-Timestamp`.
+ * lowercase hex HMAC-SHA256 of the body (or of `<timestamp>.<body>` with `scheme`), and `X-Webhook-Timestamp`.
  */
-export async function signWebhook(input: SignWebhookInput<WebhookEvent>): Promise<SignedWebhook> {
+export async function signWebhook(input: SignOrderWebhookInput): Promise<SignedWebhook> {
   const body = serialise(input.payload);
   const timestamp = input.timestamp ?? nowSeconds();
-  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, toBytes(body));
+  const content = input.scheme === 'timestamp.body' ? concatBytes(`${timestamp}.`, toBytes(body)) : toBytes(body);
+  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, content);
   return { body, headers: { 'X-Webhook-Signature': toHex(signature), 'X-Webhook-Timestamp': String(timestamp) } };
+}
+
+export interface SignOrderWebhookInput extends SignWebhookInput<WebhookEvent> {
+  /** What the signature covers. Default `'body'`, as the mock server signs; `'timestamp.body'` to test a receiver pinned to it. */
+  scheme?: WebhookSignatureScheme;
 }
 
 export interface SignCheckoutWebhookInput extends SignWebhookInput<CheckoutWebhookEvent> {

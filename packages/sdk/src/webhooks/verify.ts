@@ -2,15 +2,18 @@
  * Webhook signature verification for the two schemes the service uses:
  *
  * - order and ramp payment webhooks (the merchant's webhook URL): `X-Webhook-Signature`, an
- *   HMAC-SHA256 of the raw body keyed with the webhook secret, and `X-Webhook-Timestamp`, Unix
- *   seconds; for 24 h after a secret rotation also `X-Webhook-Signature-Previous`, the same
- *   made with the previous secret. The live encoding is not documented, so lowercase hex and base64 are accepted, over
- *   the raw body or over `<timestamp>.<raw body>`; none of these can be made without the secret.
+ *   HMAC-SHA256 keyed with the webhook secret, and `X-Webhook-Timestamp`, Unix seconds; for
+ *   24 h after a secret rotation also `X-Webhook-Signature-Previous`, the same made with the
+ *   previous secret. The live encoding and signed content are not documented (000 shows the
+ *   body alone, so the timestamp may be unsigned), so lowercase hex and base64 are accepted,
+ *   over the raw body or over `<timestamp>.<raw body>`, until the merchant pins one with
+ *   `scheme` and `encoding`; none of these can be made without the secret.
  * - checkout webhooks: `X-Svc-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`,
  *   `X-Svc-Timestamp`, `X-Svc-Event-ID`, `X-Svc-Event-Type`.
  *
  * Both check the timestamp against a tolerance (too old and too far in the future), accept
- * several secrets during a rotation, and compare in constant time.
+ * several secrets during a rotation, and compare in constant time. The tolerance stops a
+ * replay only where the timestamp is signed; where it is not, de-duplication does.
  */
 import { CredentialError, SikarampError } from '../core/errors.js';
 import { concatBytes, decodeSignature, hmacSha256, timingSafeEqual, toBytes, type WebCrypto } from './crypto.js';
@@ -27,7 +30,8 @@ export type WebhookVerificationReason =
   | 'timestamp_in_future'
   | 'no_matching_signature'
   | 'invalid_json'
-  | 'body_not_raw';
+  | 'body_not_raw'
+  | 'header_mismatch';
 
 /** The webhook is not authentic, not fresh, or not readable. Answer non-2xx and apply no side effects. */
 export class WebhookVerificationError extends SikarampError {
@@ -57,6 +61,39 @@ export interface VerifyWebhookInput {
   crypto?: WebCrypto;
 }
 
+/** What an order or ramp payment webhook signature covers: the raw body, or `<timestamp>.<raw body>`. */
+export type WebhookSignatureScheme = 'body' | 'timestamp.body';
+/** How the signature is written in the header. */
+export type WebhookSignatureEncoding = 'hex' | 'base64';
+
+export interface VerifyOrderWebhookInput extends VerifyWebhookInput {
+  /**
+   * Accept only this signed content. Default: either. Pin `'timestamp.body'` once you know the
+   * live service signs the timestamp: then a replay with a fresh `X-Webhook-Timestamp` fails
+   * the signature and the tolerance stops replays; with `'body'` (what the mock sends) it does not.
+   */
+  scheme?: WebhookSignatureScheme;
+  /** Accept only this encoding of the signature. Default: either (hex, upper or lower case; base64, standard or URL-safe). */
+  encoding?: WebhookSignatureEncoding;
+}
+
+/** A verified delivery: the event and what its signature covered. */
+export interface VerifiedWebhook<E> {
+  event: E;
+  /** The delivery's timestamp, Unix seconds. */
+  timestamp: number;
+  /** The content the matching signature covers. */
+  scheme: WebhookSignatureScheme;
+  /** How the matching signature was written. */
+  encoding: WebhookSignatureEncoding;
+  /**
+   * Whether the timestamp is under the signature. When false, anyone who captured a delivery
+   * can send it again with a fresh timestamp and pass the tolerance: only de-duplication
+   * (`createDeduplicator` with a durable store) refuses the replay.
+   */
+  timestampSigned: boolean;
+}
+
 const RAW_BODY_HINT =
   'Pass the raw request body exactly as received (string, Buffer or Uint8Array): a body that was parsed and ' +
   "serialised again no longer matches. With Express, use express.raw({ type: 'application/json' }) on the webhook route.";
@@ -64,8 +101,24 @@ const RAW_BODY_HINT =
 /**
  * Verifies an order or ramp payment webhook and returns its body, typed; tell the two
  * apart by `event` (`order.*` or `payment.*`). Throws WebhookVerificationError.
+ * {@link verifyWebhookDelivery} also says whether the timestamp was signed.
  */
-export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookEvent> {
+export async function verifyWebhook(input: VerifyOrderWebhookInput): Promise<WebhookEvent> {
+  return (await verifyWebhookDelivery(input)).event;
+}
+
+/**
+ * Verifies an order or ramp payment webhook and returns its body with what the signature
+ * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
+ * WebhookVerificationError.
+ */
+export async function verifyWebhookDelivery(input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> {
+  if (input.scheme !== undefined && input.scheme !== 'body' && input.scheme !== 'timestamp.body') {
+    throw new RangeError("scheme must be 'body' or 'timestamp.body'");
+  }
+  if (input.encoding !== undefined && input.encoding !== 'hex' && input.encoding !== 'base64') {
+    throw new RangeError("encoding must be 'hex' or 'base64'");
+  }
   const body = rawBody(input.body);
   const signature = requireHeader(input.headers, 'X-Webhook-Signature');
   const timestamp = readTimestamp(requireHeader(input.headers, 'X-Webhook-Timestamp'), 'X-Webhook-Timestamp');
@@ -76,15 +129,19 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookE
     .split(/[\s,]+/)
     .filter((part) => part !== '')
     .map((part) => decodeSignature(part.replace(/^(?:v1|sha256)=/, '')))
-    .filter((bytes): bytes is Uint8Array => bytes?.length === 32);
+    .filter((decoded): decoded is Decoded => decoded?.bytes.length === 32 && (input.encoding === undefined || decoded.encoding === input.encoding));
   if (candidates.length === 0) {
-    throw new WebhookVerificationError('malformed_header', 'X-Webhook-Signature holds no hex or base64 HMAC-SHA256 signature');
+    const what = input.encoding === undefined ? 'hex or base64' : input.encoding;
+    throw new WebhookVerificationError('malformed_header', `X-Webhook-Signature holds no ${what} HMAC-SHA256 signature`);
   }
   checkTolerance(timestamp, input);
-  await requireMatch(input, [body, concatBytes(`${timestamp}.`, body)], candidates);
+  const contents: [WebhookSignatureScheme, Uint8Array][] = [];
+  if (input.scheme !== 'timestamp.body') contents.push(['body', body]);
+  if (input.scheme !== 'body') contents.push(['timestamp.body', concatBytes(`${timestamp}.`, body)]);
+  const { scheme, encoding } = await requireMatch(input, contents, candidates);
   const event = parseJson(body);
   if (typeof event.event !== 'string') throw new WebhookVerificationError('invalid_json', 'The webhook body has no `event` field');
-  return event as unknown as WebhookEvent;
+  return { event: event as unknown as WebhookEvent, timestamp, scheme, encoding, timestampSigned: scheme === 'timestamp.body' };
 }
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
@@ -99,15 +156,23 @@ export async function verifyCheckoutWebhook(input: VerifyWebhookInput): Promise<
     .split(/[\s,]+/)
     .filter((part) => part.startsWith('v1='))
     .map((part) => decodeSignature(part.slice(3)))
-    .filter((bytes): bytes is Uint8Array => bytes?.length === 32);
+    .filter((decoded): decoded is Decoded => decoded?.bytes.length === 32);
   if (candidates.length === 0) {
     throw new WebhookVerificationError('malformed_header', 'X-Svc-Signature holds no `v1=<hex HMAC-SHA256>` signature');
   }
   checkTolerance(timestamp, input);
-  await requireMatch(input, [concatBytes(`${timestamp}.`, body)], candidates);
+  await requireMatch(input, [['timestamp.body', concatBytes(`${timestamp}.`, body)]], candidates);
   const event = parseJson(body);
-  // The header is the documented de-duplication key; the body's own id, when present, wins.
-  return { id: eventId, type: eventType, ...event } as unknown as CheckoutWebhookEvent;
+  // The event headers are not under the signature: the signed body decides, and a header
+  // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
+  for (const [field, header, value] of [['id', 'X-Svc-Event-ID', eventId], ['type', 'X-Svc-Event-Type', eventType]] as const) {
+    if (event[field] === undefined) continue;
+    if (typeof event[field] !== 'string') throw new WebhookVerificationError('invalid_json', `The webhook body's \`${field}\` is not a string`);
+    if (event[field] !== value) {
+      throw new WebhookVerificationError('header_mismatch', `${header} does not match the signed body's \`${field}\`: the header was altered on the way`);
+    }
+  }
+  return { ...event, id: eventId, type: eventType } as unknown as CheckoutWebhookEvent;
 }
 
 function rawBody(body: unknown): Uint8Array {
@@ -155,17 +220,23 @@ function checkTolerance(timestamp: number, input: VerifyWebhookInput): void {
   }
 }
 
-async function requireMatch(input: VerifyWebhookInput, contents: Uint8Array[], candidates: Uint8Array[]): Promise<void> {
+type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
+
+/** Finds the signed content and the signature that match; every candidate is compared, so the time taken does not say which. */
+async function requireMatch(
+  input: VerifyWebhookInput,
+  contents: readonly [WebhookSignatureScheme, Uint8Array][],
+  candidates: readonly Decoded[],
+): Promise<{ scheme: WebhookSignatureScheme; encoding: WebhookSignatureEncoding }> {
   const secrets = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).filter((s) => typeof s === 'string' && s !== '');
   if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
   const crypto = input.crypto ?? globalThis.crypto;
   for (const secret of secrets) {
-    for (const content of contents) {
+    for (const [scheme, content] of contents) {
       const expected = await hmacSha256(crypto, secret, content);
-      // Every candidate is compared, so the time taken does not say which one matched.
-      let matched = false;
-      for (const candidate of candidates) matched = timingSafeEqual(expected, candidate) || matched;
-      if (matched) return;
+      let matched: Decoded | undefined;
+      for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
+      if (matched) return { scheme, encoding: matched.encoding };
     }
   }
   throw new WebhookVerificationError(
