@@ -3,6 +3,7 @@ export const VERSION = '0.0.0';
 
 export {
   SikarampError,
+  redact,
   ApiError,
   RedirectError,
   BadRequestError,
@@ -41,6 +42,7 @@ export * from './resources/widget/config.js';
 export * from './resources/widget/session.js';
 export * from './resources/widget/customers.js';
 export * from './resources/widget/interactive.js';
+export * from './resources/widget/orders.js';
 
 export { RampClient, type RampClientOptions } from './clients/ramp.js';
 export * from './resources/ramp/kyc.js';

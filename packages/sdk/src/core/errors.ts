@@ -8,25 +8,51 @@
  * ```
  */
 
-/** Parts of a key, token or secret that look like credentials are replaced before any message is built. */
+/**
+ * Credential forms, replaced before any message is built or any body or header kept. No
+ * leading word boundary: a key glued to other text (`id=1sika_secret_…`) is masked too.
+ */
 const CREDENTIAL_PATTERNS: RegExp[] = [
-  // API keys: `xx_public_…`, `sika_secret_…` and the like.
-  /\b[a-z]{2,12}_(?:public|secret)_[A-Za-z0-9]{8,}/g,
+  // API keys: `sika_public_…`, `sika_secret_…`, `sika_checkout_…`, and other prefixes of that form.
+  /[a-z]{2,12}_(?:public|secret|checkout)_[A-Za-z0-9]{8,}/g,
+  // Webhook signing secrets.
+  /whsec_[A-Za-z0-9+/=_-]{8,}/g,
   // Stellar secret seeds: `S` and 55 base32 characters.
-  /\bS[A-Z2-7]{55}\b/g,
-  // JWTs: three base64url parts.
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-  // Bearer credentials of any form.
-  /\b(Bearer\s+)\S+/gi,
+  /S[A-Z2-7]{55}/g,
+  // JWTs: a base64url JSON header (`eyJ`), a payload and a signature (empty when unsigned).
+  /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+  // Bearer credentials: RFC 6750's token characters, so that two in one text are both masked.
+  /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
+  // Tokens and keys in a query string, such as the interactive page's `?token=`.
+  /([?&](?:token|access_token|session_token|api_key|apikey|key|secret|signature)=)[^&#\s"'<>]+/gi,
 ];
 
 /** Masks anything credential-shaped in a text meant for an error message or a log line. */
 export function redact(text: string): string {
   let out = text;
   for (const pattern of CREDENTIAL_PATTERNS) {
-    out = out.replace(pattern, (match, bearer?: unknown) => (typeof bearer === 'string' ? `${bearer}[redacted]` : '[redacted]'));
+    out = out.replace(pattern, (match, kept?: unknown) => (typeof kept === 'string' ? `${kept}[redacted]` : '[redacted]'));
   }
   return out;
+}
+
+/** Headers whose whole value is a credential, in a request or an answer. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'x-session-token']);
+
+/** A copy of headers with credential headers masked and credential-shaped values redacted. */
+function redactHeaders(headers: Headers): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => out.append(name, CREDENTIAL_HEADERS.has(name) ? '[redacted]' : redact(value)));
+  return out;
+}
+
+/** A copy of a parsed body with every credential-shaped string redacted (keys and values). */
+function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= 32) return '[truncated]';
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, depth + 1)]));
 }
 
 /** Base class of every error thrown by `@sikaramp/sdk`. */
@@ -46,9 +72,9 @@ export class ApiError extends SikarampError {
   readonly code: string | undefined;
   /** `meta.request_id` of the answer, else its `X-Request-Id` header: quote it to support. */
   readonly requestId: string | undefined;
-  /** The answer's body as received: parsed JSON, or the text when it is not JSON. */
+  /** The answer's body: parsed JSON, or the text when it is not JSON, with credential-shaped text redacted. */
   readonly body: unknown;
-  /** The answer's headers. */
+  /** The answer's headers, with credential headers and credential-shaped values redacted. */
   readonly headers: Headers;
 
   constructor(status: number, body: unknown, headers: Headers) {
@@ -57,8 +83,8 @@ export class ApiError extends SikarampError {
     this.status = status;
     this.code = code;
     this.requestId = requestIdOf(body, headers);
-    this.body = body;
-    this.headers = headers;
+    this.body = redactValue(body);
+    this.headers = redactHeaders(headers);
   }
 
   /** Builds the subclass that matches the status. */
@@ -192,14 +218,14 @@ export class ResponseValidationError extends SikarampError {
   override name = 'ResponseValidationError';
   /** Every problem found. */
   readonly issues: ValidationIssue[];
-  /** The body as received. */
+  /** The body as received, with credential-shaped text redacted. */
   readonly body: unknown;
   /** `meta.request_id` or `X-Request-Id` of the answer. */
   readonly requestId: string | undefined;
   constructor(issues: ValidationIssue[], body: unknown, headers: Headers) {
     super(`Unexpected response from the service: ${issues.map(formatIssue).join('; ')}`);
     this.issues = issues;
-    this.body = body;
+    this.body = redactValue(body);
     this.requestId = requestIdOf(body, headers);
   }
 }

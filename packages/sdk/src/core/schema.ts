@@ -57,6 +57,13 @@ export const headerValue = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, 'must be printable ASCII without surrounding blanks, as it is sent in a header');
 
+/**
+ * An absolute `http:` or `https:` URL, for an address the merchant opens or sends a customer
+ * to (an interactive page): `javascript:`, `data:`, `blob:` and the like are refused, so an
+ * answer cannot make the page run script.
+ */
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+
 /** Largest GHS amount whose pesewas are still an exact number: 2^53 - 1 hundredths. */
 export const MAX_FIAT_AMOUNT = Number.MAX_SAFE_INTEGER / 100;
 /** Largest amount of an asset on Stellar (int64 stroops of 10^-7), e.g. USDC. */
