@@ -12,11 +12,12 @@
 import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import * as z from 'zod';
 import { SikarampError } from '../core/errors.js';
-import { HttpCore, type ClientOptions, type RequestOptions } from '../core/http.js';
+import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions } from '../core/http.js';
 import { parseInput } from '../core/schema.js';
 import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
 import { AnchorCustomers } from '../resources/anchor/sep12.js';
 import { AnchorTransfers, type AnchorTransaction, type WatchTransactionOptions } from '../resources/anchor/sep24.js';
+import { AnchorQuotes } from '../resources/anchor/sep38.js';
 import { fetchStellarToml } from '../resources/anchor/stellar-toml.js';
 
 /** Lifetime of a SEP-10 token when it does not say, seconds (000 section 8). */
@@ -42,6 +43,8 @@ export interface AnchorClientOptions extends ClientOptions {
   webAuthEndpoint?: string;
   /** Network passphrase challenges must be for. Default: NETWORK_PASSPHRASE of stellar.toml. */
   networkPassphrase?: string;
+  /** SEP-38's `ANCHOR_QUOTE_SERVER` (stellar.toml). Default: `<anchorUrl>/sep38`, where the service serves it. */
+  quoteServer?: string;
   /** Where SEP-10 tokens are cached. Default: this process's memory. */
   tokenStore?: TokenStore;
   /** The clock for time bounds and token expiry, ms since the epoch. Default `Date.now`; tests pass the mock's clock. */
@@ -93,6 +96,8 @@ export class AnchorClient {
   readonly customers: AnchorCustomers;
   /** SEP-24 interactive deposit and withdraw, and transactions. */
   readonly transfers: AnchorTransfers;
+  /** SEP-38 prices and firm quotes, for a guaranteed rate on SEP-24 (`quote_id`). */
+  readonly quotes: AnchorQuotes;
   /** The authenticated account. */
   readonly account: string;
   readonly #options: AnchorClientOptions;
@@ -115,15 +120,12 @@ export class AnchorClient {
     }
     const { anchorUrl, maxRetries, timeout, fetch, defaultHeaders } = options;
     this.#transport = { maxRetries, timeout, fetch, defaultHeaders };
-    this.#core = new HttpCore({
-      ...this.#transport,
-      baseUrl: anchorUrl,
-      auth: {
-        headers: async (s) => ({ authorization: `Bearer ${await this.authenticate(s)}` }),
-        refresh: async (s) => void (await this.#tokens.renew(s)),
-        isExpired: isAuthenticationRequired,
-      },
-    });
+    const auth: Authenticator = {
+      headers: async (s) => ({ authorization: `Bearer ${await this.authenticate(s)}` }),
+      refresh: async (s) => void (await this.#tokens.renew(s)),
+      isExpired: isAuthenticationRequired,
+    };
+    this.#core = new HttpCore({ ...this.#transport, baseUrl: anchorUrl, auth });
     this.#tokens = new TokenCache({
       store: options.tokenStore,
       key: `sikaramp:anchor:${this.#core.baseUrl}:${this.account}`,
@@ -132,6 +134,8 @@ export class AnchorClient {
     });
     this.customers = new AnchorCustomers(this.#core);
     this.transfers = new AnchorTransfers(this.#core);
+    // The quote server takes the anchor's own SEP-10 token.
+    this.quotes = new AnchorQuotes(new HttpCore({ ...this.#transport, baseUrl: options.quoteServer ?? `${this.#core.baseUrl}/sep38`, auth }));
   }
 
   /** A valid SEP-10 token: the cached one, or a fresh authentication (shared by concurrent callers). */
@@ -330,5 +334,24 @@ export {
   type AnchorMerchantFields,
 } from '../resources/anchor/sep12.js';
 export { parseTomlTopLevel, type StellarToml } from '../resources/anchor/stellar-toml.js';
+export {
+  AnchorQuotes,
+  QuoteSchema,
+  QuotePriceSchema,
+  QuotePricesSchema,
+  QuoteInfoSchema,
+  QuoteFeeSchema,
+  QuoteCreateParamsSchema,
+  QuotePriceParamsSchema,
+  QuotePricesParamsSchema,
+  type Quote,
+  type QuotePrice,
+  type QuotePrices,
+  type QuoteInfo,
+  type QuoteFee,
+  type QuoteCreateParams,
+  type QuotePriceParams,
+  type QuotePricesParams,
+} from '../resources/anchor/sep38.js';
 export type { TokenStore, StoredToken } from '../core/token-cache.js';
 export type { Resource } from '../core/resource.js';

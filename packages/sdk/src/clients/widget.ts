@@ -3,6 +3,7 @@ import { HttpCore, type ClientOptions } from '../core/http.js';
 import { Config } from '../resources/widget/config.js';
 import { Customers } from '../resources/widget/customers.js';
 import { Interactive } from '../resources/widget/interactive.js';
+import { WidgetOrders } from '../resources/widget/orders.js';
 import { Sessions } from '../resources/widget/session.js';
 
 export interface WidgetClientOptions extends ClientOptions {
@@ -30,6 +31,8 @@ export class WidgetClient {
   readonly sessions: Sessions;
   readonly customers: Customers;
   readonly interactive: Interactive;
+  /** Confirms an interactive order with the customer's session (`POST /api/v1/widget/orders`). */
+  readonly orders: WidgetOrders;
 
   constructor(options: WidgetClientOptions) {
     const { secretKey, publicKey, ...rest } = options;
@@ -40,5 +43,6 @@ export class WidgetClient {
     this.sessions = new Sessions(core);
     this.customers = new Customers(core);
     this.interactive = new Interactive(core, publicKey);
+    this.orders = new WidgetOrders(core);
   }
 }

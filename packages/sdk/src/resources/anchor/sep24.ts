@@ -121,6 +121,8 @@ export const AnchorTransactionSchema = z.looseObject({
   withdraw_memo_type: z.string().nullish(),
   /** Why the transaction failed, on `error`. */
   message: z.string().optional(),
+  /** The SEP-38 quote the transaction is priced at, when the request named one. */
+  quote_id: z.string().nullish(),
   /** `true` once the money is back in full; `false` while none or only part of it is (SEP-24 keeps it beside `refunds`). */
   refunded: z.boolean().optional(),
   /** The money sent back, once a refund has been sent; absent while none has. */
