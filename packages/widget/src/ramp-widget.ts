@@ -32,7 +32,7 @@ function pending(flow: string, id?: string | null): string | null | undefined {
 }
 
 /** Opens the (blank) popup; null when the browser blocks it. */
-const popup = (url: string) => window.open(url, 'ramp-widget', 'popup,width=440,height=720');
+const popup = () => window.open('', 'ramp-widget', 'popup,width=440,height=720');
 
 async function json(url: string, init?: RequestInit) {
   const res = await fetch(url, init);
@@ -84,7 +84,7 @@ export class RampWidget extends LitElement {
     pollInterval: { attribute: 'poll-interval', type: Number },
   };
 
-  /** Your public key (`sika_public_…`), for the widget config. A secret key is refused: nothing is sent. */
+  /** Your public key (`sika_public_…`), for the widget config. Anything else (a secret or checkout key) is refused: nothing is sent. */
   declare apiKey: string;
   /** `buy` USDC with Mobile Money, or `sell` USDC for Mobile Money. Default `buy`. */
   declare flow: 'buy' | 'sell';
@@ -139,8 +139,9 @@ export class RampWidget extends LitElement {
     this.pollInterval = 5000;
   }
 
+  /** Anything but a public key (`<prefix>_public_<hex>`, recognised by its form): a secret or checkout key, a typo. */
   get #secret() {
-    return this.apiKey.includes('_secret_');
+    return !/^([a-z]+_public_[\da-f]+)?$/i.test(this.apiKey);
   }
 
   /**
@@ -153,7 +154,7 @@ export class RampWidget extends LitElement {
     if (this.#secret || this.#open || this.#busy) return;
     this.#busy = true;
     this.#trigger = focused();
-    const win = this.mode == 'popup' ? popup('') : null;
+    const win = this.mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
       flow: this.flow,
       amount: this.amount,
@@ -171,6 +172,9 @@ export class RampWidget extends LitElement {
       // A backend that passes the widget backend's envelope through is fine too.
       session = (session as { data?: RampSession }).data ?? session;
       const url = new URL(session.url);
+      // Only a web page opens: a javascript: URL would run in this page, and the origin of a data:
+      // or blob: URL ("null", or its creator's) proves nothing. http: only on this machine (the mock).
+      if (!/^(https:|http:(localhost|127\.0\.0\.1)$)/.test(url.protocol + url.hostname)) throw Error('not https');
       // The interactive page sends its postMessages to this origin, if the key allows it.
       url.searchParams.set('origin', location.origin);
       this.#url = url.href;
@@ -186,7 +190,7 @@ export class RampWidget extends LitElement {
     this.#error = '';
     if (win || this.mode != 'popup') return this.#show(win);
     this.#blocked = true;
-    this.#fail('popup_blocked', 'The browser blocked the window.');
+    this.#fail('popup_blocked', 'Popup blocked.');
   }
 
   /** Closes the iframe or popup. The transaction goes on; its status is then polled from `status-url`. */
@@ -194,7 +198,7 @@ export class RampWidget extends LitElement {
     if (!this.#open) return;
     this.#open = false;
     clearTimeout(this.#timer);
-    window.removeEventListener('message', this.#onMessage);
+    removeEventListener('message', this.#onMessage); // window's
     this.#win?.close();
     // Leave the modal state before moving focus, or the page is still inert.
     this.#dialog?.close();
@@ -229,6 +233,8 @@ export class RampWidget extends LitElement {
     const title = this.flow == 'sell' ? 'Sell USDC' : 'Buy USDC';
     const wallet = this.#wallet;
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
+    // The iframe's sandbox grants what the interactive page uses: scripts, its own origin (its API,
+    // and the origin its messages carry) and forms; never top navigation, popups, modals or downloads.
     return html`<button part="button" ?disabled=${this.#secret} @click=${this.open}><slot>${title}</slot></button> ${
       this.flow == 'buy' && (!this.destination || wallet)
         ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}</button>`
@@ -237,7 +243,7 @@ export class RampWidget extends LitElement {
       this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing
     }${
       this.#open && !this.#win
-        ? html`<dialog part="dialog" aria-modal="true" aria-labelledby="title" @cancel=${this.#cancel}><header><h2 id="title">${title}</h2><button part="close" aria-label="Close" autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} src=${this.#url}></iframe></dialog>`
+        ? html`<dialog part="dialog" aria-label=${title} @cancel=${this.#cancel}><header><h2>${title}</h2><button part="close" aria-label="Close" autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} sandbox="allow-scripts allow-same-origin allow-forms" src=${this.#url}></iframe></dialog>`
         : nothing
     }`;
   }
@@ -255,7 +261,7 @@ export class RampWidget extends LitElement {
     }
     this.#win = win;
     this.#open = true;
-    window.addEventListener('message', this.#onMessage);
+    addEventListener('message', this.#onMessage); // window's
     this.requestUpdate();
     if (win) {
       win.location.href = this.#url;
@@ -268,7 +274,7 @@ export class RampWidget extends LitElement {
 
   /** A second click after the browser blocked the popup: the session exists, so nothing is awaited. */
   #continue() {
-    const win = popup('');
+    const win = popup();
     if (!win) return;
     this.#blocked = false;
     this.#error = '';
@@ -283,12 +289,13 @@ export class RampWidget extends LitElement {
   }
 
   /**
-   * Messages of the interactive page, only from its origin and only about the open transaction:
+   * Messages of the interactive page, only from its origin, only from our iframe or popup (not
+   * another window of that origin), and only about the open transaction:
    * SEP-24's `{ transaction }`, and `{ type: 'sikaramp:close', transaction_id }` for an Escape
    * pressed inside the iframe, where the dialog cannot hear it.
    */
-  #onMessage = ({ origin, data }: MessageEvent) => {
-    if (origin != this.#origin) return;
+  #onMessage = ({ origin, data, source }: MessageEvent) => {
+    if (origin != this.#origin || source !== (this.#win || this.renderRoot.querySelector('iframe')?.contentWindow)) return;
     if (data?.type != 'sikaramp:close') this.#report(data?.transaction ?? {});
     else if (data.transaction_id == this.#id) this.close();
   };
@@ -328,7 +335,7 @@ export class RampWidget extends LitElement {
   async #config() {
     this.#error = '';
     if (this.#secret) {
-      return this.#fail('secret_key', 'Secret key refused, nothing sent: use your public key, and rotate this one.');
+      return this.#fail('secret_key', 'Not a public key.');
     }
     let config: RampWidgetConfig | undefined;
     if (this.apiKey) {
@@ -339,8 +346,11 @@ export class RampWidget extends LitElement {
       } catch (error) {
         return this.#fail('config_failed', `Widget config: ${(error as Error).message}`);
       }
-      this.style.setProperty('--_cp', config?.theme?.primary_color ?? '');
-      this.style.setProperty('--_cr', config?.theme?.border_radius ?? '');
+      // Only a hex colour and a length reach CSS: a url() there would be fetched, a beacon.
+      // (A value that is not a string fails the test, as "undefined" does.)
+      const theme = config?.theme;
+      this.style.setProperty('--_cp', /^#([\da-f]{3}){1,2}$/i.exec(theme?.primary_color!)?.[0] ?? '');
+      this.style.setProperty('--_cr', /^(0|\d+(\.\d+)?(px|r?em|%))$/.exec(theme?.border_radius!)?.[0] ?? '');
     }
     this.requestUpdate();
     this.#emit('ramp-ready', { config });
@@ -352,7 +362,7 @@ export class RampWidget extends LitElement {
     try {
       const freighter = await import('./freighter.js');
       if (!(await freighter.isConnected()).isConnected) {
-        throw Error('Freighter is not installed. Add the extension, or enter your address in the next step.');
+        throw Error('Freighter is not installed.');
       }
       const { address, error } = await freighter.requestAccess();
       if (error) throw Error(`Freighter: ${error.message}`);

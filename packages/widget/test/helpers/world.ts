@@ -49,6 +49,13 @@ export interface World {
   freighterChunk: string;
   /** Another site (another origin) that anyone could put in a frame. */
   stranger: string;
+  /**
+   * A hostile widget backend: `{hostile}/theme/<base64url JSON>` as `api-base` answers the widget
+   * config with that theme (CORS open to any page); every other request it gets is a beacon hit.
+   */
+  hostile: string;
+  /** Paths of the requests that reached the hostile server other than config reads (beacon hits). */
+  beacons: string[];
   browser: Browser;
   /** Opens the shop's page with these `<ramp-widget>` attributes (over the defaults). */
   open(attributes?: Record<string, string | null>, options?: { lang?: string; autoOpen?: boolean; noReferrer?: boolean }): Promise<ShopPage>;
@@ -138,21 +145,22 @@ export async function startWorld(): Promise<World> {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       sessionRequests.push(body);
-      // The merchant backend asks the widget backend with its secret key; the page never sees it.
-      // `?key=two-site` starts the transaction under the public key allowed on two sites.
+      // The merchant backend opens a session with its secret key (the page never sees it) and
+      // starts the transaction at the anchor with the five merchant fields, so that its status
+      // endpoint can read it there. `?key=two-site` uses the public key allowed on two sites.
       const publicKey = url.searchParams.get('key') === 'two-site' ? keys.twoSitePublicKey : keys.publicKey;
       const widgetBackend = new WidgetClient({ baseUrl: mock.url, secretKey: keys.secretKey, publicKey });
+      const { merchant_id, session_id, session_token } = await widgetBackend.sessions.create({ user_id: keys.customerId });
+      const fields = { merchant_id, session_id, session_token, api_key: publicKey, user_id: keys.customerId, amount: body.amount, lang: body.lang };
       const { url: interactiveUrl, id } =
-        body.flow === 'sell'
-          ? await widgetBackend.interactive.withdraw({ user_id: keys.customerId, onchain_amount: body.amount, lang: body.lang })
-          : await widgetBackend.interactive.deposit({
-              user_id: keys.customerId,
-              fiat_amount: body.amount,
-              destination_address: body.destination,
-              lang: body.lang,
-            });
+        body.flow === 'sell' ? await anchor.transfers.withdraw(fields) : await anchor.transfers.deposit({ ...fields, account: body.destination });
       started.add(id);
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: interactiveUrl, id }));
+    }
+    if (req.method === 'POST' && url.pathname === '/evil-session') {
+      // A merchant backend that hands the widget whatever interactive URL it was given.
+      for await (const _ of req);
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: url.searchParams.get('url'), id: 'evil-tx' }));
     }
     if (req.method === 'GET' && url.pathname === '/status') {
       const id = url.searchParams.get('id') ?? '';
@@ -206,6 +214,21 @@ export async function startWorld(): Promise<World> {
   await new Promise<void>((resolve) => strangerSite.listen(0, '127.0.0.1', resolve));
   const stranger = `http://127.0.0.1:${(strangerSite.address() as AddressInfo).port}`;
 
+  const beacons: string[] = [];
+  const hostileSite = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'x-api-key' };
+    const theme = /^\/theme\/([\w-]+)\/api\/v1\/widget\/config$/.exec(req.url ?? '')?.[1];
+    if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
+    if (req.method === 'GET' && theme) {
+      const data = { merchant_id: 'evil', theme: JSON.parse(Buffer.from(theme, 'base64url').toString('utf8')), allowed_coins: ['USDC'] };
+      return void res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+    }
+    beacons.push(req.url ?? '');
+    res.writeHead(200, { ...cors, 'content-type': 'image/gif' }).end();
+  });
+  await new Promise<void>((resolve) => hostileSite.listen(0, '127.0.0.1', resolve));
+  const hostile = `http://127.0.0.1:${(hostileSite.address() as AddressInfo).port}`;
+
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     // Chromium's popup blocker on, as customers have it: only a popup opened in a click passes.
@@ -220,9 +243,13 @@ export async function startWorld(): Promise<World> {
     sessionRequests,
     freighterChunk: bundle.lazy[0]!,
     stranger,
+    hostile,
+    beacons,
     browser,
     async open(attributes = {}, options = {}) {
       const context = await browser.newContext();
+      // Nothing leaves this machine, even when an attack under test would send it elsewhere.
+      await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
       const page = await context.newPage();
       const events: RecordedEvent[] = [];
       const requests: string[] = [];
@@ -249,6 +276,7 @@ export async function startWorld(): Promise<World> {
       await mock.close();
       await new Promise<void>((resolve) => site.close(() => resolve()));
       await new Promise<void>((resolve) => strangerSite.close(() => resolve()));
+      await new Promise<void>((resolve) => hostileSite.close(() => resolve()));
     },
   };
 }
