@@ -104,16 +104,20 @@ describe('POST /api/v1/widget/orders (standalone, 127.0.0.1)', () => {
     expect(JSON.stringify(listed.body)).toContain(res.body.data.order.id);
   });
 
-  it('answers 400 MISSING_HEADER for each missing header, and changes nothing', async () => {
+  it('answers 400 MISSING_HEADER for a missing session or idempotency header (401 without the key), and changes nothing', async () => {
     const tx = await startBuy(env, shop);
     await verifyPhone(env, await pageConfig(tx.url));
     const all = headersOf(shop.secretKey, await openSession(env, shop));
-    for (const name of Object.keys(all)) {
-      const { [name]: _left, ...headers } = all;
-      const res = await order(headers, { transaction_id: tx.id, provider: 'mtn', phone: PHONE });
-      expectError(res, 400, 'MISSING_HEADER');
-      expect(res.body.error.message.toLowerCase()).toContain(name);
+    for (const name of ['x-session-id', 'x-session-token', 'x-idempotency-key'] as const) {
+      for (const value of [undefined, '  ']) {
+        const { [name]: _left, ...headers } = all;
+        const res = await order(value === undefined ? headers : { ...headers, [name]: value }, { transaction_id: tx.id, provider: 'mtn', phone: PHONE });
+        expectError(res, 400, 'MISSING_HEADER');
+        expect(res.body.error.message.toLowerCase()).toContain(name);
+      }
     }
+    const { 'x-api-key': _key, ...keyless } = all;
+    expectError(await order(keyless, { transaction_id: tx.id, provider: 'mtn', phone: PHONE }), 401, 'UNAUTHORIZED');
     expect((await status(tx.id)).transaction.status).toBe('incomplete');
   });
 

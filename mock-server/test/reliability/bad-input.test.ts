@@ -62,7 +62,7 @@ function cases(e: Endpoint, w: World): fc.Arbitrary<Case> {
     label,
     expect,
     path: e.path(w),
-    headers: { ...credential(), ...(e.freshHeader ? { [e.freshHeader]: `bad-input-${++fresh}` } : {}) },
+    headers: { ...credential(), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: `bad-input-${++fresh}` } : {}) },
     ...over,
   });
   /** The case with a valid body, when the endpoint takes one. */
@@ -178,7 +178,7 @@ const short = (v: unknown) => {
 
 /** The request `e` answers with success in the world (or with its `baseline` status). */
 function validRequest(e: Endpoint, w: World): Case {
-  const headers: Record<string, string> = { ...(e.auth ? { [e.auth.header]: e.auth.value(w) } : {}), ...(e.freshHeader ? { [e.freshHeader]: `valid-${++fresh}` } : {}) };
+  const headers: Record<string, string> = { ...(e.auth ? { [e.auth.header]: e.auth.value(w) } : {}), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: `valid-${++fresh}` } : {}) };
   if (!e.body) return { label: 'valid', expect: e.ok, path: e.path(w), headers };
   const body = fc.sample(e.body.valid(w), { numRuns: 1, seed: 1 })[0]!;
   const form = e.body.form;

@@ -5,6 +5,7 @@
  * refuse as documented (`odd`: unicode, huge, fractional, unknown ids).
  */
 import fc from 'fast-check';
+import { usdcAsset } from '../../src/transactions.js';
 import type { Style } from './harness.js';
 import { badAmount, blank, deep, longer, nastyString, not, oddAmount, raw, unknownId } from './values.js';
 import { WALLET, type World } from './world.js';
@@ -46,6 +47,8 @@ export interface Endpoint {
   auth?: AuthSpec;
   /** A header every valid request carries with a fresh value (a required idempotency key). */
   freshHeader?: string;
+  /** Headers every valid request carries besides the credential (a widget session). */
+  headers?: (w: World) => Record<string, string>;
   /** Header values refused with 400. */
   badHeaders?: Record<string, fc.Arbitrary<string>>;
   body?: {
@@ -431,7 +434,41 @@ export const ENDPOINTS: Endpoint[] = [
     }),
   ),
 
-  // The anchor: SEP-1, SEP-10, SEP-12, SEP-24.
+  {
+    name: 'POST /api/v1/widget/orders',
+    style: 'envelope',
+    method: 'POST',
+    path: () => '/api/v1/widget/orders',
+    auth: { ...secretKey('x-api-key'), others: (w) => [[`Bearer ${w.secretKey}`, 401]] },
+    headers: (w) => ({ 'x-session-id': w.session.id, 'x-session-token': w.session.token }),
+    freshHeader: 'x-idempotency-key',
+    badHeaders: {
+      'x-idempotency-key': fc.oneof(fc.constantFrom('', '   '), longer(255)),
+      'x-session-id': fc.constantFrom('', '   '),
+      'x-session-token': fc.constantFrom('', '   '),
+    },
+    body: {
+      // The world's deposit, whose phone was never verified: the valid request meets 422 PHONE_NOT_VERIFIED.
+      valid: (w) =>
+        fc.record(
+          { transaction_id: fc.constant(w.deposit.id), provider: fc.constantFrom('mtn', 'telecel'), phone: fc.constant('+233201234567'), amount: fc.integer({ min: 20, max: 1_000 }) },
+          { requiredKeys: ['transaction_id', 'provider', 'phone'] },
+        ),
+      fields: {
+        transaction_id: { required: true, bad: fc.oneof(not('string'), blank, longer(100)), odd: fc.oneof(nastyString, unknownId) },
+        provider: { required: true, bad: fc.oneof(not('string'), blank, longer(40)), odd: nastyString },
+        phone: { ...intlPhone, bad: fc.oneof(not('string'), blank, longer(40)) },
+        amount: amount(),
+        destination_address: { bad: fc.oneof(not('string'), longer(69)), odd: nastyString },
+        quote_id: { bad: fc.oneof(not('string'), blank, longer(100)), odd: fc.oneof(nastyString, unknownId) },
+      },
+    },
+    ok: [201],
+    refusals: [401, 403, 404, 409, 422],
+    baseline: 422,
+  },
+
+  // The anchor: SEP-1, SEP-10, SEP-12, SEP-24, SEP-38.
   { name: 'GET /.well-known/stellar.toml', style: 'sep', method: 'GET', path: () => '/.well-known/stellar.toml', query: { x: { odd: nastyString } }, ok: [200] },
   {
     name: 'GET /anchor/auth',
@@ -514,6 +551,81 @@ export const ENDPOINTS: Endpoint[] = [
       refusals: [401, 403, 404, 422],
     }),
   ),
+  { name: 'GET /anchor/sep38/info', style: 'sep', method: 'GET', path: () => '/anchor/sep38/info', query: { x: { odd: nastyString } }, ok: [200] },
+  {
+    name: 'GET /anchor/sep38/prices',
+    style: 'sep',
+    method: 'GET',
+    path: () => '/anchor/sep38/prices?sell_asset=iso4217:GHS&sell_amount=100',
+    query: {
+      sell_asset: { required: true, bad: fc.oneof(fc.constantFrom('', 'GHS', 'iso4217:USD', 'stellar:USDC'), nastyString) },
+      sell_amount: { bad: fc.constantFrom('', '-1', '0', 'abc', '1e3', '1.12345678', '5') },
+      sell_delivery_method: { bad: fc.constantFrom('', 'cash', 'MOBILE_MONEY') },
+      country_code: { bad: fc.constantFrom('', 'NG', 'USA') },
+    },
+    ok: [200],
+  },
+  {
+    name: 'GET /anchor/sep38/price',
+    style: 'sep',
+    method: 'GET',
+    path: (w) => `/anchor/sep38/price?sell_asset=iso4217:GHS&buy_asset=${encodeURIComponent(usdcAsset(w.env.backend.context))}&sell_amount=100&context=sep24`,
+    query: {
+      sell_asset: { required: true, bad: fc.oneof(fc.constantFrom('', 'GHS', 'iso4217:USD'), nastyString) },
+      buy_asset: { required: true, bad: fc.oneof(fc.constantFrom('', 'USDC', 'iso4217:GHS'), nastyString) },
+      sell_amount: { bad: fc.constantFrom('', '-1', '0', 'abc', '1e3', '5', '99999999') },
+      buy_amount: { bad: fc.constantFrom('1', '-1', 'abc') },
+      context: { required: true, bad: fc.constantFrom('', 'sep6', 'sep31', 'SEP24') },
+      buy_delivery_method: { bad: fc.constantFrom('', 'cash') },
+      api_key: { bad: fc.oneof(unknownId, longer(200)) },
+    },
+    ok: [200],
+  },
+  {
+    name: 'POST /anchor/sep38/quote',
+    style: 'sep',
+    method: 'POST',
+    path: () => '/anchor/sep38/quote',
+    auth: sep10,
+    body: {
+      valid: (w) =>
+        fc.record(
+          {
+            sell_asset: fc.constant('iso4217:GHS'),
+            buy_asset: fc.constant(usdcAsset(w.env.backend.context)),
+            sell_amount: fc.integer({ min: 20, max: 4_000 }).map(String),
+            context: fc.constant('sep24'),
+            sell_delivery_method: fc.constant('mobile_money'),
+            country_code: fc.constantFrom('GH', 'GHA'),
+          },
+          { requiredKeys: ['sell_asset', 'buy_asset', 'sell_amount', 'context'] },
+        ),
+      forms: true,
+      fields: {
+        sell_asset: { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', 'GHS', 'iso4217:USD')), odd: nastyString },
+        buy_asset: { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', 'USDC', 'iso4217:GHS')), odd: nastyString },
+        sell_amount: { required: true, bad: fc.oneof(badAmount, fc.constantFrom('abc', '1.12345678', '-5', '1e3', '', '5')), odd: oddAmount },
+        buy_amount: { bad: fc.oneof(badAmount, fc.constantFrom('1', '10')) },
+        context: { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', 'sep6', 'sep31')) },
+        expire_after: { bad: fc.oneof(not('string'), isoBad, fc.constant('2999-01-01T00:00:00Z')) },
+        sell_delivery_method: { bad: fc.oneof(not('string'), fc.constantFrom('', 'cash')) },
+        country_code: { bad: fc.oneof(not('string'), fc.constantFrom('', 'NG')) },
+        api_key: { bad: fc.oneof(not('string'), blank, longer(200)), odd: fc.oneof(nastyString, unknownId) },
+      },
+    },
+    ok: [201],
+  },
+  {
+    name: 'GET /anchor/sep38/quote/:id',
+    style: 'sep',
+    method: 'GET',
+    // The world holds no quote: an unknown id is 404 (a quote of its own is in anchor-sep38.test.ts).
+    path: (_w, id = 'no-such-quote') => `/anchor/sep38/quote/${encodeURIComponent(id)}`,
+    param: [404],
+    auth: sep10,
+    ok: [200],
+    baseline: 404,
+  },
   {
     name: 'GET /anchor/transaction',
     style: 'sep',

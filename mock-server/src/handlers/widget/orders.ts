@@ -12,8 +12,8 @@ import { orderView } from '../merchant/orders.js';
 /** Longest `X-Idempotency-Key` accepted, characters (as the ramp API). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** The headers POST /api/v1/widget/orders requires, in the order a missing one is named. */
-const REQUIRED_HEADERS = ['X-API-Key', 'X-Session-Id', 'X-Session-Token', 'X-Idempotency-Key'] as const;
+/** The headers POST /api/v1/widget/orders requires besides `X-API-Key`, in the order a missing one is named. */
+const REQUIRED_HEADERS = ['X-Session-Id', 'X-Session-Token', 'X-Idempotency-Key'] as const;
 
 export const OrderCreateSchema = z.object({
   /** The interactive transaction whose form this finishes (the `id` of the interactive request). */
@@ -33,8 +33,9 @@ export const OrderCreateSchema = z.object({
  * from the merchant's server (its allowed IPs apply). Unknown or revoked: 401.
  */
 async function requireOrderKey(ctx: MockContext, request: Request): Promise<KeyAuth> {
-  if (requestOrigin(request) !== new URL(ctx.urls.interactive).origin) return requireKey(ctx, request, { type: 'any', from: 'x-api-key' });
-  const auth = await findKey(ctx, request.headers.get('x-api-key')!.trim());
+  const text = request.headers.get('x-api-key')?.trim();
+  if (!text || requestOrigin(request) !== new URL(ctx.urls.interactive).origin) return requireKey(ctx, request, { type: 'any', from: 'x-api-key' });
+  const auth = await findKey(ctx, text);
   if (!auth) throw unauthorized('invalid or revoked API key');
   if (auth.key.key_type !== 'public') throw forbidden('the interactive page sends the public key');
   rateLimit(ctx, `key:${auth.key.id}`, auth.key.rate_limit_rpm, 60_000);
@@ -52,7 +53,8 @@ async function requireOrderKey(ctx: MockContext, request: Request): Promise<KeyA
  * `destination_address?` (a buy's), `quote_id?`. 201 `{ order, transaction }`: the `ord_`
  * order as the order list shows it and the SEP-24 transaction, now `pending_user_transfer_start`.
  *
- * Refusals change nothing: 400 MISSING_HEADER, 401 UNAUTHORIZED (key or session), 400
+ * Refusals change nothing: 401 UNAUTHORIZED (key, as on every widget endpoint, or session),
+ * 400 MISSING_HEADER (a session or idempotency header), 400
  * VALIDATION_ERROR, 404 NOT_FOUND (a transaction not the session's), 409 DUPLICATE_ORDER (the
  * idempotency key confirmed an order before), 409 INVALID_STATE (the form is finished), 403
  * KYC_NOT_APPROVED, 422 PHONE_NOT_VERIFIED, 422 QUOTE_EXPIRED, 422 AMOUNT_OUT_OF_RANGE.
@@ -62,10 +64,10 @@ export function orderHandlers(ctx: MockContext): HttpHandler[] {
     http.post(
       `${ctx.urls.base}/api/v1/widget/orders`,
       route(ctx, 'envelope', async ({ request }) => {
+        const { merchant } = await requireOrderKey(ctx, request);
         for (const name of REQUIRED_HEADERS) {
           if (!request.headers.get(name)?.trim()) throw new HttpError(400, 'MISSING_HEADER', `the ${name} header is required`);
         }
-        const { merchant } = await requireOrderKey(ctx, request);
         const idempotencyKey = request.headers.get('x-idempotency-key')!.trim();
         if (idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
           throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
