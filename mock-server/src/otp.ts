@@ -44,15 +44,16 @@ export function sendOtp(ctx: MockContext, phone: string, purpose: string): OtpRe
 }
 
 /**
- * Checks `code` against the newest code sent for `purpose` and consumes it when right. A
- * missing, used, expired or wrong code is 422 VALIDATION_ERROR saying which; the last of
- * OTP_MAX_ATTEMPTS wrong tries, and any try after it, 429 RATE_LIMITED.
+ * Checks `code` against the newest code sent for `purpose` and consumes it when right. The
+ * request is well formed, so a refusal is 422 with a code of ours rather than 400
+ * VALIDATION_ERROR: a missing, used or wrong code INVALID_OTP saying which, an expired one
+ * OTP_EXPIRED; the last of OTP_MAX_ATTEMPTS wrong tries, and any try after it, 429 RATE_LIMITED.
  */
 export function checkOtp(ctx: MockContext, purpose: string, code: string): OtpRecord {
   const otp = [...ctx.store.otps.values()].reverse().find((o) => o.purpose === purpose);
-  if (!otp) throw new HttpError(422, 'VALIDATION_ERROR', 'no code was sent; request a new one');
-  if (otp.used) throw new HttpError(422, 'VALIDATION_ERROR', 'code already used; request a new one');
-  if (otp.expires_at <= ctx.clock.now()) throw new HttpError(422, 'VALIDATION_ERROR', 'code expired; request a new one');
+  if (!otp) throw new HttpError(422, 'INVALID_OTP', 'no code was sent; request a new one');
+  if (otp.used) throw new HttpError(422, 'INVALID_OTP', 'code already used; request a new one');
+  if (otp.expires_at <= ctx.clock.now()) throw new HttpError(422, 'OTP_EXPIRED', 'code expired; request a new one');
   if (otp.attempts >= OTP_MAX_ATTEMPTS) {
     throw new HttpError(429, 'RATE_LIMITED', `too many wrong codes (${OTP_MAX_ATTEMPTS}); request a new one`);
   }
@@ -60,7 +61,7 @@ export function checkOtp(ctx: MockContext, purpose: string, code: string): OtpRe
   if (otp.code !== code) {
     const left = OTP_MAX_ATTEMPTS - otp.attempts;
     if (left === 0) throw new HttpError(429, 'RATE_LIMITED', `too many wrong codes (${OTP_MAX_ATTEMPTS}); request a new one`);
-    throw new HttpError(422, 'VALIDATION_ERROR', `wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left`);
+    throw new HttpError(422, 'INVALID_OTP', `wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left`);
   }
   otp.used = true;
   return otp;

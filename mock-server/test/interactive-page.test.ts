@@ -235,7 +235,7 @@ describe.each(MODES)('interactive page, %s', (_name, start) => {
       await step(page, 'POST', 'otp', { phone: phone });
       const wrong = await step(page, 'POST', 'verify', { phone: phone, code: (Number(await otpFor(env, phone)) ^ 1).toString().padStart(6, '0') });
       expect(wrong.status).toBe(422);
-      expect(wrong.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'code', message: 'Wrong code; 4 tries left' });
+      expect(wrong.body.error).toMatchObject({ code: 'INVALID_OTP', field: 'code', message: 'Wrong code; 4 tries left' });
 
       const unverified = await step(page, 'POST', 'complete', { provider: 'mtn', phone: phone, amount: 100, destination_address: wallet });
       expect(unverified.body.error).toMatchObject({ code: 'PHONE_NOT_VERIFIED', field: 'code' });

@@ -100,19 +100,21 @@ describe.each(MODES)('shared rails, %s', (_name, start) => {
     expect(second.code).toMatch(/^\d{6}$/);
     expect(first.used).toBe(true);
     expect(() => checkOtp(env.backend.context, 'test:1', second.code)).not.toThrow();
-    expect(() => checkOtp(env.backend.context, 'test:1', second.code)).toThrow(/already used/);
+    expect(() => checkOtp(env.backend.context, 'test:1', second.code)).toThrow(expect.objectContaining({ status: 422, code: 'INVALID_OTP', message: 'code already used; request a new one' }));
     expect((await call(env, 'GET', '/_mock/otp?phone=%2B233999')).status).toBe(404);
   });
 
   it('allows a bounded number of wrong codes and expires codes after ten minutes', async () => {
     const otp = sendOtp(env.backend.context, '+233240000002', 'test:2');
     const wrong = otp.code === '000000' ? '111111' : '000000';
-    for (let i = 1; i < OTP_MAX_ATTEMPTS; i++) expect(() => checkOtp(env.backend.context, 'test:2', wrong)).toThrow(/wrong code/);
+    for (let i = 1; i < OTP_MAX_ATTEMPTS; i++) {
+      expect(() => checkOtp(env.backend.context, 'test:2', wrong)).toThrow(expect.objectContaining({ status: 422, code: 'INVALID_OTP', message: expect.stringMatching(/^wrong code/) }));
+    }
     expect(() => checkOtp(env.backend.context, 'test:2', wrong)).toThrow(/too many wrong codes/);
     expect(() => checkOtp(env.backend.context, 'test:2', otp.code)).toThrow(/too many wrong codes/);
     const later = sendOtp(env.backend.context, '+233240000002', 'test:3');
     await env.backend.clock.advance(600);
-    expect(() => checkOtp(env.backend.context, 'test:3', later.code)).toThrow(/expired/);
+    expect(() => checkOtp(env.backend.context, 'test:3', later.code)).toThrow(expect.objectContaining({ status: 422, code: 'OTP_EXPIRED', message: 'code expired; request a new one' }));
   });
 });
 

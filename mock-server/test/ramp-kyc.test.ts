@@ -72,7 +72,7 @@ describe.each(MODES)('ramp KYC and access, %s', (_name, start) => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ kyc_id, status: 'verified', phone, verified_at: expect.any(String) });
     const again = await verify(m, kyc_id, code);
-    expectError(again, 422, 'VALIDATION_ERROR');
+    expectError(again, 422, 'INVALID_OTP');
     expect(again.body.error.message).toMatch(/already used/);
   });
 
@@ -83,7 +83,7 @@ describe.each(MODES)('ramp KYC and access, %s', (_name, start) => {
     const code = await codeFor(phone);
     for (const left of [4, 3, 2, 1]) {
       const res = await verify(m, kyc_id, wrong(code));
-      expectError(res, 422, 'VALIDATION_ERROR');
+      expectError(res, 422, 'INVALID_OTP');
       expect(res.body.error.message).toBe(`wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left`);
     }
     expectError(await verify(m, kyc_id, wrong(code)), 429, 'RATE_LIMITED');
@@ -98,7 +98,7 @@ describe.each(MODES)('ramp KYC and access, %s', (_name, start) => {
     const code = await codeFor(phone);
     await advance(env, 600);
     const late = await verify(m, first, code);
-    expectError(late, 422, 'VALIDATION_ERROR');
+    expectError(late, 422, 'OTP_EXPIRED');
     expect(late.body.error.message).toMatch(/expired/);
     const second = (await initiate(m, phone)).body.data.kyc_id;
     expect(second).not.toBe(first);

@@ -199,8 +199,8 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     const wallet = Keypair.random().publicKey();
     await payDeposit(env, order, wallet);
     const wrong = await confirm(m, order.reference, Keypair.random().publicKey());
-    expectError(wrong, 422, 'VALIDATION_ERROR');
-    expect(wrong.body.error.message).toMatch(/^source_wallet: /);
+    expectError(wrong, 422, 'SOURCE_WALLET_MISMATCH');
+    expect(wrong.body.error.message).toBe("source_wallet is not the wallet that sent this order's USDC");
     expectError(await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/confirm`, { headers: m.auth, body: { source_wallet: 'GABC' } }), 400, 'VALIDATION_ERROR');
     expect(await statusOf(env, m, order.reference)).toBe('crypto_pending');
     expect((await confirm(m, order.reference, wallet)).status).toBe(200);

@@ -119,7 +119,7 @@ describe('interactive transactions, the domain module', () => {
       expect(sent).toEqual({ phone: PHONE, expires_at: new Date(ctx.clock.now() + 600_000).toISOString() });
       const code = codeFor(PHONE);
       const wrong = await refusal(() => verifyInteractivePhone(ctx, transaction, PHONE, code === '000000' ? '111111' : '000000'));
-      expect(wrong).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', message: 'wrong code; 4 tries left' });
+      expect(wrong).toMatchObject({ status: 422, code: 'INVALID_OTP', message: 'wrong code; 4 tries left' });
       const elsewhere = await refusal(() => verifyInteractivePhone(ctx, transaction, '+233209999999', code));
       expect(elsewhere).toMatchObject({ status: 422, code: 'PHONE_NOT_VERIFIED' });
       expect(transaction.verified_phone).toBeNull();

@@ -12,6 +12,12 @@ export type ErrorCode =
   | 'DUPLICATE_ORDER'
   | 'INVALID_STATE'
   | 'PHONE_NOT_VERIFIED'
+  /** Ours: a one-time code that is wrong, already used, or was never sent (422). */
+  | 'INVALID_OTP'
+  /** Ours: a one-time code past its lifetime (422). */
+  | 'OTP_EXPIRED'
+  /** Ours: a ramp confirm naming another wallet than the one that sent the USDC (422). */
+  | 'SOURCE_WALLET_MISMATCH'
   | 'QUOTE_EXPIRED'
   | 'AMOUNT_OUT_OF_RANGE'
   | 'RATE_LIMITED'

@@ -39,12 +39,29 @@ describe.each(MODES)('ramp.kyc, %s', (_name, start) => {
     const before = ramp.sent.length;
     const first = await ramp.client.kyc.verify({ kyc_id, otp_code: wrong }).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(UnprocessableEntityError);
-    expect(first).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', message: '422 VALIDATION_ERROR: wrong code; 4 tries left' });
+    expect(first).toMatchObject({ status: 422, code: 'INVALID_OTP', message: '422 INVALID_OTP: wrong code; 4 tries left' });
     for (let i = 0; i < 3; i++) await expect(ramp.client.kyc.verify({ kyc_id, otp_code: wrong })).rejects.toBeInstanceOf(UnprocessableEntityError);
     await expect(ramp.client.kyc.verify({ kyc_id, otp_code: wrong })).rejects.toBeInstanceOf(RateLimitError);
     // A verify has no idempotency key: nothing was repeated behind the caller's back.
     expect(ramp.sent.length - before).toBe(5);
     await expect(ramp.client.kyc.verify({ kyc_id, otp_code: right })).rejects.toBeInstanceOf(RateLimitError);
+  });
+
+  it('answers a used code with UnprocessableEntityError INVALID_OTP and an expired one with OTP_EXPIRED', async () => {
+    const used = newPhone();
+    const first = await initiate(used);
+    const code = env.backend.control.rails.otp(used).code;
+    await ramp.client.kyc.verify({ kyc_id: first.kyc_id, otp_code: code });
+    const again = await ramp.client.kyc.verify({ kyc_id: first.kyc_id, otp_code: code }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(UnprocessableEntityError);
+    expect(again).toMatchObject({ status: 422, code: 'INVALID_OTP', message: '422 INVALID_OTP: code already used; request a new one' });
+
+    const late = newPhone();
+    const second = await initiate(late);
+    await env.backend.clock.advance(600);
+    const expired = await ramp.client.kyc.verify({ kyc_id: second.kyc_id, otp_code: env.backend.control.rails.otp(late).code }).catch((e: unknown) => e);
+    expect(expired).toBeInstanceOf(UnprocessableEntityError);
+    expect(expired).toMatchObject({ status: 422, code: 'OTP_EXPIRED', message: '422 OTP_EXPIRED: code expired; request a new one' });
   });
 
   it('refuses a malformed phone, provider or code before sending, naming each field', async () => {

@@ -114,7 +114,9 @@ describe.each(MODES)('ramp.orders, %s', (_name, start) => {
     const order = await ramp.client.orders.create(offRamp(phone, 50));
     const wallet = Keypair.random().publicKey();
     await payDeposit(env, order, wallet);
-    await expect(ramp.client.orders.confirm(order.reference, { source_wallet: Keypair.random().publicKey() })).rejects.toMatchObject({ status: 422 });
+    const mismatch = await ramp.client.orders.confirm(order.reference, { source_wallet: Keypair.random().publicKey() }).catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(UnprocessableEntityError);
+    expect(mismatch).toMatchObject({ status: 422, code: 'SOURCE_WALLET_MISMATCH' });
     await expect(ramp.client.orders.confirm(order.reference, { source_wallet: wallet })).resolves.toMatchObject({ status: 'crypto_confirmed', source_wallet: wallet });
     const onramp = await ramp.client.orders.create(onRamp(phone));
     await expect(ramp.client.orders.confirm(onramp.reference, { source_wallet: wallet })).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE' });

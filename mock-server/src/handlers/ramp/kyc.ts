@@ -54,9 +54,9 @@ export function isPhoneVerified(ctx: MockContext, merchant: MerchantRecord, phon
  * Phone KYC (001 section 4): `POST /api/v1/ramp/kyc/initiate` sends a 6-digit code to the
  * phone (readable in the mock at `GET /_mock/otp?phone=`) and answers 201 with `kyc_id`;
  * `POST /api/v1/ramp/kyc/verify {kyc_id, otp_code}` answers 200 once the code matches.
- * Refusals come from ../../otp.ts: a wrong code is 422 VALIDATION_ERROR naming the tries
- * left, the last of OTP_MAX_ATTEMPTS wrong codes 429 RATE_LIMITED; an expired (OTP_TTL_SECONDS)
- * or already used code 422. A new initiate sends a new code under a new `kyc_id`.
+ * Refusals come from ../../otp.ts: a wrong code is 422 INVALID_OTP naming the tries left, the
+ * last of OTP_MAX_ATTEMPTS wrong codes 429 RATE_LIMITED; an already used code 422 INVALID_OTP,
+ * an expired one (OTP_TTL_SECONDS) 422 OTP_EXPIRED. A new initiate sends a new code under a new `kyc_id`.
  */
 export function kycHandlers(ctx: MockContext, base: string) {
   return [

@@ -108,7 +108,7 @@ export function confirmOrder(ctx: MockContext, order: RampOrderRecord, sourceWal
   if (order.type !== 'offramp') throw new HttpError(409, 'INVALID_STATE', 'only off-ramp orders are confirmed');
   if (!can(order, 'crypto_received')) throw new HttpError(409, 'INVALID_STATE', `cannot confirm when status is ${order.status}`);
   if (order.received && order.received.from !== sourceWallet) {
-    throw new HttpError(422, 'VALIDATION_ERROR', "source_wallet: is not the wallet that sent this order's USDC");
+    throw new HttpError(422, 'SOURCE_WALLET_MISMATCH', "source_wallet is not the wallet that sent this order's USDC");
   }
   order.source_wallet = sourceWallet;
   order.updated_at = iso(ctx.clock.now());

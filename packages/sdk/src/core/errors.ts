@@ -151,7 +151,10 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
 }
-/** 422: well-formed but not acceptable (`PHONE_NOT_VERIFIED`, `QUOTE_EXPIRED`, `AMOUNT_OUT_OF_RANGE`). */
+/**
+ * 422: well-formed but not acceptable (`PHONE_NOT_VERIFIED`, `QUOTE_EXPIRED`, `AMOUNT_OUT_OF_RANGE`;
+ * ours: `INVALID_OTP`, `OTP_EXPIRED`, `SOURCE_WALLET_MISMATCH`). `code` says which.
+ */
 export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError';
 }
