@@ -2,7 +2,8 @@
  * The simulated Mobile Money rail, shared by interactive transactions and ramp orders.
  *
  * What a person does waits for a control call (or auto-advance): a collection prompt is
- * approved or declined by the customer, or times out after PROMPT_TIMEOUT_SECONDS. What the
+ * approved or declined by the customer, or times out (PROMPT_TIMEOUT_SECONDS unless its
+ * owner keeps it open longer). What the
  * system does runs on the clock: a payout succeeds after `payoutSeconds` unless a control
  * call fails that attempt first. Owners (the transaction or order that started it) learn the
  * outcome through the hook they registered in `ctx.hooks`.
@@ -26,7 +27,7 @@ export function parseProvider(value: string): ProviderId | undefined {
   return undefined;
 }
 
-/** A prompt nobody answers times out after this long, seconds. */
+/** A prompt nobody answers times out after this long, seconds, unless its owner gives another time. */
 export const PROMPT_TIMEOUT_SECONDS = 120;
 /** How long a payout takes when auto-advance does not set it, seconds. */
 export const DEFAULT_PAYOUT_SECONDS = 5;
@@ -81,14 +82,17 @@ function findByIdOrOwner<R extends { owner: Owner }>(records: Map<string, R>, id
   return records.get(id) ?? [...records.values()].reverse().find((r) => r.owner.id === id || r.owner.reference === id);
 }
 
-/** Sends a payment prompt to the customer's phone. */
-export function startCollection(ctx: MockContext, input: Start): CollectionRecord {
+/**
+ * Sends a payment prompt to the customer's phone; unanswered, it times out at `timeoutAt`
+ * (ms since the epoch), by default PROMPT_TIMEOUT_SECONDS from now.
+ */
+export function startCollection(ctx: MockContext, input: Start, timeoutAt?: number): CollectionRecord {
   const now = ctx.clock.now();
   const record: CollectionRecord = pending(ctx, 'mmc', input, now);
   ctx.store.mobileMoney.collections.set(record.id, record);
   const auto = ctx.options.autoAdvance;
   if (auto) ctx.clock.schedule(now + auto.mobileMoneySeconds * 1000, () => settleIfPending(ctx, record.id, 'approved'));
-  ctx.clock.schedule(now + PROMPT_TIMEOUT_SECONDS * 1000, () => settleIfPending(ctx, record.id, 'timed_out'));
+  ctx.clock.schedule(timeoutAt ?? now + PROMPT_TIMEOUT_SECONDS * 1000, () => settleIfPending(ctx, record.id, 'timed_out'));
   return record;
 }
 

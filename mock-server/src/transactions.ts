@@ -9,7 +9,7 @@
  *   - the customer finishes the form ({@link completeInteractive}): phone checked by OTP,
  *     amount within limits, price fixed, an `ord_` order recorded for the merchant;
  *   - deposit: a Mobile Money prompt; approved -> the anchor sends the USDC a few seconds
- *     later -> completed on chain confirmation; declined or timed out -> `error`;
+ *     later -> completed on chain confirmation; declined -> `error`; unanswered -> `expired`;
  *   - withdrawal: the page shows the anchor's account and memo; the USDC with that memo and
  *     amount arrives -> payout a few seconds later -> completed on confirmation; no USDC within
  *     30 minutes -> `expired`; a failed payout attempt is retried as the ramp API retries its
@@ -490,12 +490,8 @@ export function registerTransactionHooks(ctx: MockContext): void {
       scheduleSubmit(ctx, tx.id);
       return;
     }
-    end(
-      ctx,
-      tx,
-      'prompt_failed',
-      c.status === 'declined' ? 'The customer declined the Mobile Money prompt.' : 'The Mobile Money prompt was not answered in time.',
-    );
+    if (c.status === 'declined') end(ctx, tx, 'prompt_declined', 'The customer declined the Mobile Money prompt.');
+    else end(ctx, tx, 'prompt_timed_out', 'The Mobile Money prompt was not answered in time.');
   });
   ctx.hooks.sendConfirmed.set('transaction', (p: StellarPaymentRecord) => {
     const tx = p.matched ? get(p.matched.id) : undefined;

@@ -149,6 +149,22 @@ describe.each(MODES)('order webhooks, %s', (_name, start) => {
     for (const r of receiver.received) expect(r.headers['x-webhook-signature']).toBe(hmac(secret, r.body));
   });
 
+  it('posts order.expired for a buy whose Mobile Money prompt nobody answered: the payment window timed out', async () => {
+    const ignored = await startDeposit(env, shop, { fiat_amount: 30, destination_address: wallet });
+    await completeForm(env, ignored.id);
+    await advance(env, 119);
+    await deliveries();
+    expect(receiver.received).toEqual([]);
+    await advance(env, 1);
+    await deliveries();
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = receiver.received;
+    expect(delivery!.headers['x-webhook-signature']).toBe(hmac(secret, delivery!.body));
+    const order = [...env.backend.store.orders.values()].find((o) => o.transaction_id === ignored.id)!;
+    expect(JSON.parse(delivery!.body)).toMatchObject({ event: 'order.expired', order_id: order.id, type: 'onramp', fiat_amount: '30.00', destination_address: wallet });
+    expect(order.status).toBe('expired');
+  });
+
   it('posts order.failed once for a sell whose payouts all failed, and nothing while it retries or refunds', async () => {
     const { id } = await startWithdraw(env, shop, { onchain_amount: 2 });
     const tx = await completeForm(env, id);

@@ -4,14 +4,14 @@ import { call, MODES, type MockEnv } from './helpers/env.js';
 import { expectError } from './helpers/merchant.js';
 import { advance, getOrder, payDeposit, placeOrder, rampMerchant, statusOf, type RampMerchant } from './ramp-setup.js';
 
-// A rate lock shorter than the 120 s a Mobile Money prompt stays open, so that a prompt can
-// still be approved after the order expired.
-const LIFETIME = 60;
+// The default rate lock: a prompt stays open until 120 s after it, so that with the default
+// settings an unanswered prompt ends in `expired` and a later approval is a late payment.
+const LIFETIME = 300;
 
 describe.each(MODES)('ramp order expiry and late payments, %s', (_name, start) => {
   let env: MockEnv;
   beforeAll(async () => {
-    env = await start({ seed: 41, rateLifetimeSeconds: LIFETIME });
+    env = await start({ seed: 41 });
   });
   afterAll(() => env.close());
 
@@ -80,6 +80,7 @@ describe.each(MODES)('ramp order expiry and late payments, %s', (_name, start) =
   it('refunds a Mobile Money payment approved after cancellation: cancelled -> fiat_refunded', async () => {
     const m = await rampMerchant(env);
     const order = await placeOrder(env, m);
+    await advance(env, 2); // the prompt is sent
     expect((await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/cancel`, { headers: m.auth })).body.data.status).toBe('cancelled');
     await call(env, 'POST', `/_mock/mobile-money/${order.reference}/approve`);
     expect(await getOrder(env, m, order.reference)).toMatchObject({
@@ -140,6 +141,7 @@ describe.each(MODES)('ramp order expiry and late payments, %s', (_name, start) =
   it('ignores payments that are not USDC or carry no matching memo', async () => {
     const m = await rampMerchant(env);
     const order = await placeOrder(env, m, { type: 'offramp' });
+    await advance(env, 2); // crypto_pending
     const from = Keypair.random().publicKey();
     const to = order.deposit.stellar_address;
     for (const body of [

@@ -41,9 +41,11 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     return { ...order, wallet, payment };
   }
 
-  it('on-ramp: fiat_pending -> fiat_confirmed on approval -> crypto_sending -> completed with the USDC transaction', async () => {
+  it('on-ramp: quote_locked -> fiat_pending after 2 s -> fiat_confirmed on approval -> crypto_sending -> completed with the USDC transaction', async () => {
     const m = await rampMerchant(env);
     const order = await placeOrder(env, m, { fiat_amount: 250 });
+    expect(await statusOf(env, m, order.reference)).toBe('quote_locked');
+    await advance(env, 2);
     expect(await statusOf(env, m, order.reference)).toBe('fiat_pending');
     expect((await approve(order.reference)).body.status).toBe('approved');
     expect(await statusOf(env, m, order.reference)).toBe('fiat_confirmed');
@@ -76,13 +78,53 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     expect(volumeOf(m)).toBe(0);
   });
 
-  it('on-ramp: an unanswered prompt times out after 120 s and fails the order', async () => {
+  it('on-ramp, default settings: an unanswered prompt keeps the order fiat_pending until the 300 s rate lock ends, then it is expired', async () => {
     const m = await rampMerchant(env);
     const order = await placeOrder(env, m);
-    await advance(env, 119);
+    await advance(env, 2);
+    expect(await statusOf(env, m, order.reference)).toBe('fiat_pending');
+    // Past the 120 s a prompt would last on its own: the order still waits for the user.
+    await advance(env, 297);
     expect(await statusOf(env, m, order.reference)).toBe('fiat_pending');
     await advance(env, 1);
-    expect(await getOrder(env, m, order.reference)).toMatchObject({ status: 'failed', failure_reason: 'the Mobile Money prompt timed out' });
+    expect(await getOrder(env, m, order.reference)).toMatchObject({ status: 'expired', failure_reason: null, expires_at: order.expires_at });
+    // The prompt is still open: a payment confirmed now is late, refunded in full.
+    expect((await approve(order.reference)).body.status).toBe('approved');
+    expect(await getOrder(env, m, order.reference)).toMatchObject({
+      status: 'fiat_refunded',
+      refunds: [{ method: 'mobile_money', amount: order.fiat_amount, status: 'pending', reason: 'Mobile Money payment confirmed after the order was expired' }],
+    });
+    await advance(env, 5);
+    expect((await getOrder(env, m, order.reference)).refunds[0].status).toBe('completed');
+    expect(volumeOf(m)).toBe(0);
+  });
+
+  it('on-ramp, default settings: nobody answers at all: expired at 300 s, and the prompt times out 120 s later with no change', async () => {
+    const m = await rampMerchant(env);
+    const order = await placeOrder(env, m);
+    await advance(env, 300);
+    expect(await statusOf(env, m, order.reference)).toBe('expired');
+    await advance(env, 120);
+    const rails = (await control(`GET /ramp/orders/${order.reference}`)).body.rails;
+    expect(rails.collections).toEqual([expect.objectContaining({ status: 'timed_out' })]);
+    expect(rails.payouts).toEqual([]);
+    expectError(await approve(order.reference), 409, 'INVALID_STATE');
+    expect(await getOrder(env, m, order.reference)).toMatchObject({ status: 'expired', refunds: [] });
+  });
+
+  it('quote_locked: the merchant sees it and can cancel it; no prompt is ever sent', async () => {
+    const m = await rampMerchant(env);
+    const onramp = await placeOrder(env, m);
+    const offramp = await placeOrder(env, m, { type: 'offramp' });
+    for (const order of [onramp, offramp]) {
+      expect(await statusOf(env, m, order.reference)).toBe('quote_locked');
+      const res = await cancel(m, order.reference);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ status: 'cancelled', reference: order.reference });
+    }
+    await advance(env, 600);
+    for (const order of [onramp, offramp]) expect(await statusOf(env, m, order.reference)).toBe('cancelled');
+    expect((await control(`GET /ramp/orders/${onramp.reference}`)).body.rails.collections).toEqual([]);
   });
 
   it('on-ramp: a failed USDC send is sent again after 30 s and completes with the new transaction', async () => {
@@ -272,6 +314,9 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     const m = await rampMerchant(env);
     const onramp = await placeOrder(env, m);
     const offramp = await placeOrder(env, m, { type: 'offramp' });
+    await advance(env, 2);
+    expect(await statusOf(env, m, onramp.reference)).toBe('fiat_pending');
+    expect(await statusOf(env, m, offramp.reference)).toBe('crypto_pending');
     for (const order of [onramp, offramp]) {
       const res = await cancel(m, order.reference);
       expect(res.status).toBe(200);
@@ -317,7 +362,19 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     const off = async () => keep((await placeOrder(env, m, { type: 'offramp', phone })).reference);
     const record = (ref: string) => structuredClone([...env.backend.store.ramp.orders.values()].find((o) => o.reference === ref)!);
 
-    // Ended orders first: the clock moves while they are made.
+    // Orders the service starts 2 s after creation, for the waiting statuses below.
+    const startedWaitingOn = await on();
+    const startedApprove = await on();
+    const startedCancelOn = await on();
+    const startedDecline = await on();
+    const startedWaitingOff = await off();
+    const startedCancelOff = await off();
+    const confirmedOrder = await placeOrder(env, m, { type: 'offramp', phone });
+    keep(confirmedOrder.reference);
+    await advance(env, 2);
+    expect(await statusOf(env, m, startedWaitingOn)).toBe('fiat_pending');
+    expect(await statusOf(env, m, startedWaitingOff)).toBe('crypto_pending');
+    // Ended orders next: the clock moves while they are made.
     keep((await onRampSending(m, 100, phone)).reference);
     keep((await offRampSending(m, 100, phone)).reference);
     await advance(env, 5);
@@ -326,22 +383,23 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     await failPayout(keep((await offRampSending(m, 100, phone)).reference));
     keep((await onRampSending(m, 100, phone)).reference);
     keep((await offRampSending(m, 100, phone)).reference);
-    // And those that wait for a person, with the clock standing still from here on.
-    await on();
-    await approve(await on());
-    await cancel(m, await on());
-    await control(`/mobile-money/${await on()}/decline`);
-    await off();
-    await cancel(m, await off());
-    const confirmedOrder = await placeOrder(env, m, { type: 'offramp', phone });
-    await confirm(m, keep(confirmedOrder.reference), wallet);
+    // And those that wait for a person, with the clock standing still from here on: some the
+    // service has started (made 2 s before), two it has not (quote_locked).
+    await approve(startedApprove);
+    await cancel(m, startedCancelOn);
+    await control(`/mobile-money/${startedDecline}/decline`);
+    await cancel(m, startedCancelOff);
+    await confirm(m, confirmedOrder.reference, wallet);
     await payDeposit(env, confirmedOrder, wallet);
+    await on();
+    await off();
 
-    const actions: [string, RampOrderEvent, (ref: string) => Promise<{ status: number; body: any }>][] = [
-      ['cancel', 'cancel', (ref) => cancel(m, ref)],
-      ['confirm', 'crypto_received', (ref) => confirm(m, ref, wallet)],
-      ['control fail', 'give_up', (ref) => control(`/ramp/orders/${ref}/fail`)],
-      ['control send/fail', 'resend', (ref) => failSend(ref)],
+    // A confirm starts a quote_locked off-ramp order (its deposit address is known), then takes the USDC.
+    const actions: [string, (status: string) => RampOrderEvent, (ref: string) => Promise<{ status: number; body: any }>][] = [
+      ['cancel', () => 'cancel', (ref) => cancel(m, ref)],
+      ['confirm', (status) => (status === 'quote_locked' ? 'await_crypto' : 'crypto_received'), (ref) => confirm(m, ref, wallet)],
+      ['control fail', () => 'give_up', (ref) => control(`/ramp/orders/${ref}/fail`)],
+      ['control send/fail', () => 'resend', (ref) => failSend(ref)],
     ];
     let refused = 0;
     const seen = new Set<string>();
@@ -349,7 +407,7 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
       const before = record(ref);
       seen.add(`${before.type} ${before.status}`);
       for (const [label, event, act] of actions) {
-        if (canMoveRampOrder(before.type, before.status, event)) continue;
+        if (canMoveRampOrder(before.type, before.status, event(before.status))) continue;
         const res = await act(ref);
         expect(res.status, `${label} on ${before.type} ${before.status}`).toBe(409);
         expect(res.body.error.code).toBe('INVALID_STATE');
@@ -360,8 +418,9 @@ describe.each(MODES)('ramp order lifecycle, %s', (_name, start) => {
     expect([...seen].sort()).toEqual(
       [
         'offramp cancelled', 'offramp completed', 'offramp crypto_confirmed', 'offramp crypto_pending', 'offramp failed', 'offramp fiat_retry',
-        'offramp fiat_sending',
+        'offramp fiat_sending', 'offramp quote_locked',
         'onramp cancelled', 'onramp completed', 'onramp crypto_sending', 'onramp failed', 'onramp fiat_confirmed', 'onramp fiat_pending',
+        'onramp quote_locked',
       ].sort(),
     );
     expect(refused).toBeGreaterThan(30);

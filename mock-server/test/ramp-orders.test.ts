@@ -4,6 +4,7 @@ import { createApiKey } from '../src/merchants.js';
 import { call, MODES, startInProcess, type MockEnv } from './helpers/env.js';
 import { expectEnvelope, expectError } from './helpers/merchant.js';
 import {
+  advance,
   createOrder,
   getOrder,
   newKey,
@@ -27,7 +28,7 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
 
   const ordersOf = (merchantId: string) => [...env.backend.store.ramp.orders.values()].filter((o) => o.merchant_id === merchantId);
 
-  it('creates an on-ramp order in quote_locked with the documented fields, then the first lookup shows fiat_pending', async () => {
+  it('creates an on-ramp order in quote_locked with the documented fields; 2 s later the prompt is sent and it shows fiat_pending', async () => {
     const m = await rampMerchant(env);
     const phone = newPhone();
     await verifyPhone(env, m, phone);
@@ -52,6 +53,10 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
       expires_at: new Date(now + 300_000).toISOString(),
     });
 
+    // The merchant sees quote_locked until the service sends the prompt.
+    expect(await statusOf(env, m, data.reference)).toBe('quote_locked');
+    expect((await call(env, 'GET', '/_mock/mobile-money')).body.data.filter((p: any) => p.owner.id === data.id)).toEqual([]);
+    await advance(env, 2);
     const order = await getOrder(env, m, data.reference);
     expect(order).toMatchObject({
       id: data.id,
@@ -72,7 +77,7 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
     expect(prompts.find((p: any) => p.owner.id === data.id)).toMatchObject({ phone, amount: 100, provider: 'mtn', merchant_id: m.merchant.id });
   });
 
-  it("creates an off-ramp order with the merchant's Stellar address and a memo, then waits in crypto_pending", async () => {
+  it("creates an off-ramp order with the merchant's Stellar address and a memo, quote_locked, then waits in crypto_pending", async () => {
     const m = await rampMerchant(env);
     const res = await placeOrder(env, m, { type: 'offramp', fiat_amount: 100 });
     expect(Object.keys(res).sort()).toEqual(['crypto_amount', 'deposit', 'expires_at', 'fees', 'fiat_amount', 'id', 'phone', 'rate', 'reference', 'status', 'type']);
@@ -86,6 +91,8 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
       deposit: { stellar_address: m.merchant.stellar_public_key, memo: expect.stringMatching(/^RMP[0-9A-F]{16}$/) },
     });
     expect(res.deposit.stellar_address).toMatch(/^G[A-Z2-7]{55}$/);
+    expect(await statusOf(env, m, res.reference)).toBe('quote_locked');
+    await advance(env, 2);
     const order = await getOrder(env, m, res.reference);
     expect(order).toMatchObject({ status: 'crypto_pending', deposit: res.deposit, destination_wallet: null, source_wallet: null });
   });
@@ -205,6 +212,7 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
     expect((await createOrder(env, buyOnly, orderBody({ phone, type: 'onramp' }), key)).status).toBe(201);
     expect((await createOrder(env, sellOnly, orderBody({ phone, type: 'offramp' }))).status).toBe(201);
     expect(ordersOf(m.merchant.id).map((o) => o.type).sort()).toEqual(['offramp', 'onramp']);
+    await advance(env, 2);
     expect(await prompts()).toBe(1);
   });
 
@@ -221,7 +229,7 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
         'NOT_FOUND',
       );
     }
-    expect(await statusOf(env, m, order.reference)).toBe('fiat_pending');
+    expect(await statusOf(env, m, order.reference)).toBe('quote_locked');
   });
 
   it('refuses every ramp call of a merchant not activated for ramp with 403 RAMP_NOT_ENABLED', async () => {
@@ -250,7 +258,7 @@ describe('ramp orders at the production base URL (in-process)', () => {
     const order = await placeOrder(env, m);
     const res = await fetch(`${production}/api/v1/ramp/orders/${order.reference}`, { headers: m.auth });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).data.status).toBe('fiat_pending');
+    expect(((await res.json()) as any).data).toMatchObject({ reference: order.reference, status: 'quote_locked' });
     expect(env.backend.urls.ramp).toEqual([env.origin, production]);
   });
 });

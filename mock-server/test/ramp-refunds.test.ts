@@ -154,15 +154,15 @@ describe.each(MODES)('ramp refunds of failed orders, %s', (_name, start) => {
     }
   });
 
-  it('refunds nothing when the order fails before any money came in', async () => {
+  it('refunds nothing when the order ends before any money came in: declined (failed) or unanswered (expired)', async () => {
     const m = await rampMerchant(env);
     const declined = await placeOrder(env, m);
     const unanswered = await placeOrder(env, m);
     await post(`/mobile-money/${declined.reference}/decline`);
-    await advance(env, 120);
-    for (const order of [declined, unanswered]) {
+    await advance(env, 300 + 120);
+    for (const [order, status] of [[declined, 'failed'], [unanswered, 'expired']] as const) {
       const settled = await railsOf(order.reference);
-      expect(settled).toMatchObject({ status: 'failed', refunds: [] });
+      expect(settled).toMatchObject({ status, refunds: [] });
       expect(settled.rails.payouts).toEqual([]);
     }
   });

@@ -136,6 +136,7 @@ describe.each(MODES)('ramp payment webhooks, %s', (_name, start) => {
 
     const m = await subscribed();
     const late = await placeOrder(env, m);
+    await advance(env, 2); // the prompt is sent
     await call(env, 'POST', `/api/v1/ramp/orders/${late.reference}/cancel`, { headers: m.auth });
     await call(env, 'POST', `/_mock/mobile-money/${late.reference}/approve`);
     await advance(env, 5);

@@ -93,7 +93,7 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     expect(order).toMatchObject({ status: 'completed', type: 'offramp', fiat_amount: 151.8, crypto_amount: 10, destination_address: tx.withdraw_anchor_account });
   });
 
-  it('ends a declined prompt in error with a message, and a timed-out one too', async () => {
+  it('ends a declined prompt in error, and a prompt nobody answers within 120 s in expired, each with a message', async () => {
     const declined = await startDeposit(env, shop, { fiat_amount: 50, destination_address: wallet.publicKey() });
     await completeForm(env, declined.id);
     await call(env, 'POST', `/_mock/mobile-money/${declined.id}/decline`);
@@ -108,11 +108,11 @@ describe.each(MODES)('interactive transactions end to end, %s', (_name, start) =
     expect((await viewTransaction(env, ignored.id)).status).toBe('pending_user_transfer_start');
     await advance(env, 1);
     expect(await viewTransaction(env, ignored.id)).toMatchObject({
-      status: 'error',
+      status: 'expired',
       message: 'The Mobile Money prompt was not answered in time.',
     });
     const orders = [...env.backend.store.orders.values()].filter((o) => o.transaction_id === declined.id || o.transaction_id === ignored.id);
-    expect(orders.map((o) => o.status)).toEqual(['failed', 'failed']);
+    expect(orders.map((o) => o.status)).toEqual(['failed', 'expired']);
   });
 
   it('expires an unfinished form after 30 minutes, and a withdrawal without USDC 30 minutes after the form', async () => {

@@ -8,7 +8,8 @@ const EVENTS: TransactionEvent[] = [
   'complete_form',
   'expire',
   'prompt_approved',
-  'prompt_failed',
+  'prompt_declined',
+  'prompt_timed_out',
   'submit_payment',
   'payment_confirmed',
   'usdc_received',
@@ -22,14 +23,16 @@ const EVENTS: TransactionEvent[] = [
 
 const FINAL: TransactionStatus[] = ['completed', 'expired', 'error'];
 
-// 000 section 3, plus design.md section 4 (expiry of an unfinished form, failed prompts) and
+// 000 section 3, plus ours (expiry of an unfinished form; a declined prompt is an error and an
+// unanswered one expires, as 000 section 6 names order.failed and order.expired) and
 // ours (a withdrawal without USDC expires; a failed payout is retried, the last failure is an
 // error; USDC the withdrawal cannot take is sent back in any status that has shown the memo).
 const DEPOSIT_ROWS: [TransactionStatus, TransactionEvent, TransactionStatus][] = [
   ['incomplete', 'complete_form', 'pending_user_transfer_start'],
   ['incomplete', 'expire', 'expired'],
   ['pending_user_transfer_start', 'prompt_approved', 'pending_anchor'],
-  ['pending_user_transfer_start', 'prompt_failed', 'error'],
+  ['pending_user_transfer_start', 'prompt_declined', 'error'],
+  ['pending_user_transfer_start', 'prompt_timed_out', 'expired'],
   ['pending_anchor', 'submit_payment', 'pending_stellar'],
   ['pending_stellar', 'payment_confirmed', 'completed'],
 ];

@@ -61,9 +61,11 @@ describe('the page and the widget endpoint', () => {
   });
 
   it('answers 400 with the SDK’s message for bad input', async () => {
-    const res = await json(await post('/api/ramp/session', { flow: 'buy', amount: -5 }));
+    const res = await json(await post('/api/ramp/session', { flow: 'buy', amount: -5, destination: world.config.customer.wallet }));
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/fiat_amount/);
+    expect(res.body.error).toMatch(/amount/);
+    const nowhere = await json(await post('/api/ramp/session', { flow: 'buy', amount: 100 }));
+    expect(nowhere).toEqual({ status: 400, body: { error: 'destination: the Stellar address that receives the USDC is required' } });
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Control of the simulated world shared by every surface: Mobile Money prompts and payouts,
  * the Stellar ledger, and the one-time passwords sent to phones.
- *   POST /_mock/mobile-money/{id}/approve | /decline   id: prompt id, or its transaction/order id
+ *   POST /_mock/mobile-money/{id}/approve | /decline   id: prompt id, or its transaction/order id (a ramp
+ *                                                      order still quote_locked gets its prompt first)
  *   GET  /_mock/mobile-money                           prompts, newest first (?status=pending)
  *   POST /_mock/payouts/{id}/fail {reason?}            fails the pending payout attempt
  *   POST /_mock/stellar/payments {from,to,amount,asset_code,memo}
@@ -14,6 +15,7 @@ import { parse, readBody, readOptionalBody } from '../http/body.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { receivePayment } from '../ledger.js';
+import { sendPromptNow } from '../handlers/ramp/lifecycle.js';
 import { failPayout, settleCollection } from '../mobile-money.js';
 import { lastOtp } from '../otp.js';
 
@@ -26,9 +28,14 @@ const PaymentBody = z.object({
 });
 
 export function railsControl(ctx: MockContext) {
+  // A ramp order still `quote_locked` gets its prompt now, so that a test may answer it right after creating the order.
+  const answerPrompt = (id: string, outcome: 'approved' | 'declined') => {
+    sendPromptNow(ctx, id);
+    return settleCollection(ctx, id, outcome);
+  };
   const api = {
-    approvePrompt: (id: string) => settleCollection(ctx, id, 'approved'),
-    declinePrompt: (id: string) => settleCollection(ctx, id, 'declined'),
+    approvePrompt: (id: string) => answerPrompt(id, 'approved'),
+    declinePrompt: (id: string) => answerPrompt(id, 'declined'),
     prompts: (status?: string) =>
       [...ctx.store.mobileMoney.collections.values()].filter((c) => !status || c.status === status).reverse(),
     failPayout: (id: string, reason?: string) => failPayout(ctx, id, reason),

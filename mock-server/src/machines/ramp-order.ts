@@ -24,10 +24,11 @@ type OffRampStatus = Exclude<RampOrderStatus, 'fiat_pending' | 'fiat_confirmed' 
 
 /**
  * Cedis in by Mobile Money, USDC out. The rows of 001 section 3 plus our choices where it
- * says "not shown": a declined or timed-out prompt fails the order from `fiat_pending`; a
- * failed USDC send is retried inside `crypto_sending` (`resend`) until the maximum, then
- * `give_up` (the collected cedis are refunded); a prompt approved after cancellation is
- * refunded like one approved after expiry.
+ * says "not shown": `collect` (the prompt is sent) moves `quote_locked` on shortly after
+ * creation; a declined prompt fails the order from `fiat_pending`, while one nobody answers
+ * leaves it to `expire` when the rate lock ends; a failed USDC send is retried inside
+ * `crypto_sending` (`resend`) until the maximum, then `give_up` (the collected cedis are
+ * refunded); a prompt approved after cancellation is refunded like one approved after expiry.
  */
 export const onRampOrder = {
   quote_locked: { collect: 'fiat_pending', expire: 'expired', cancel: 'cancelled' },
@@ -42,7 +43,9 @@ export const onRampOrder = {
 } as const satisfies Machine<OnRampStatus>;
 
 /**
- * USDC in on Stellar, cedis out by Mobile Money. Each failed payout attempt passes through
+ * USDC in on Stellar, cedis out by Mobile Money. `await_crypto` moves `quote_locked` on
+ * shortly after creation, or at once when the USDC or the confirm call comes first (the
+ * deposit address is known from creation). Each failed payout attempt passes through
  * `fiat_retry`; `give_up` ends in `failed` after the last attempt or on an unrecoverable
  * error, and the USDC goes back to the wallet that sent it, as does USDC arriving after
  * expiry or cancellation.

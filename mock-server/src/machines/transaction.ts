@@ -13,7 +13,8 @@ export type TransactionEvent =
   | 'complete_form'
   | 'expire'
   | 'prompt_approved'
-  | 'prompt_failed'
+  | 'prompt_declined'
+  | 'prompt_timed_out'
   | 'submit_payment'
   | 'payment_confirmed'
   | 'usdc_received'
@@ -28,12 +29,13 @@ export type TransactionEvent =
  * Buying USDC (SEP-24 `deposit`), 000 section 3: the form moves it to
  * pending_user_transfer_start with a Mobile Money prompt; approval means the cedis arrived
  * (pending_anchor); the anchor submits the USDC payment (pending_stellar), which completes on
- * confirmation. Ours (design.md section 4): an unfinished form expires after 30 minutes; a
- * declined or timed-out prompt ends in `error`.
+ * confirmation. Ours: an unfinished form expires after 30 minutes; as 000 section 6 names the
+ * webhooks ("order.expired: payment window timed out", "order.failed: payment failed or
+ * declined"), a prompt nobody answers in time ends in `expired`, a declined one in `error`.
  */
 export const depositTransaction: Machine<DepositStatus, TransactionEvent> = {
   incomplete: { complete_form: 'pending_user_transfer_start', expire: 'expired' },
-  pending_user_transfer_start: { prompt_approved: 'pending_anchor', prompt_failed: 'error' },
+  pending_user_transfer_start: { prompt_approved: 'pending_anchor', prompt_declined: 'error', prompt_timed_out: 'expired' },
   pending_anchor: { submit_payment: 'pending_stellar' },
   pending_stellar: { payment_confirmed: 'completed' },
   completed: {},

@@ -113,6 +113,8 @@ describe('racing creations on separate sockets (standalone, 127.0.0.1)', () => {
     expect(countBy(answers.map((a) => a.status))).toEqual({ 201: 1, 409: N - 1 });
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('DUPLICATE_ORDER');
     expect(env.backend.store.ramp.orders.size).toBe(1);
+    // One prompt, sent when the service starts the order.
+    await env.backend.clock.advance(2);
     expect(env.backend.store.mobileMoney.collections.size).toBe(1);
   });
 

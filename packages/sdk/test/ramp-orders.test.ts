@@ -30,7 +30,7 @@ describe.each(MODES)('ramp.orders, %s', (_name, start) => {
   const ordersOf = (r: Ramp) => [...env.backend.store.ramp.orders.values()].filter((o) => o.merchant_id === r.merchantId);
   const creations = () => wire.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/ramp/orders');
 
-  it('creates an on-ramp order under a generated X-Idempotency-Key; the service starts at once', async () => {
+  it('creates an on-ramp order under a generated X-Idempotency-Key, quote_locked until the service sends the prompt 2 s later', async () => {
     const before = creations().length;
     const order = await ramp.client.orders.create(onRamp(phone, 250));
     expect(order).toMatchObject({ id: expect.stringMatching(UUID), type: 'onramp', status: 'quote_locked', fiat_amount: 250, rate: expect.any(Number) });
@@ -40,12 +40,15 @@ describe.each(MODES)('ramp.orders, %s', (_name, start) => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.headers.get('x-idempotency-key')).toMatch(UUID);
     expect(JSON.parse(sent[0]!.body!)).toMatchObject({ type: 'onramp', payment_method: 'mobile_money', user: user(phone) });
+    await expect(ramp.client.orders.get(order.reference)).resolves.toMatchObject({ status: 'quote_locked', crypto_tx_hash: null, completed_at: null });
+    await env.backend.clock.advance(2);
     await expect(ramp.client.orders.get(order.reference)).resolves.toMatchObject({ status: 'fiat_pending', crypto_tx_hash: null, completed_at: null });
   });
 
   it('creates an off-ramp order with the deposit address and memo to pay', async () => {
     const order = await ramp.client.orders.create(offRamp(phone, 120));
     expect(order.deposit).toEqual({ stellar_address: env.backend.store.merchants.get(ramp.merchantId)!.stellar_public_key, memo: expect.stringMatching(/^RMP[0-9A-F]{16}$/) });
+    await env.backend.clock.advance(2);
     await expect(ramp.client.orders.get(order.reference)).resolves.toMatchObject({ status: 'crypto_pending', type: 'offramp' });
   });
 
@@ -70,7 +73,7 @@ describe.each(MODES)('ramp.orders, %s', (_name, start) => {
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.headers.get('x-idempotency-key')).toBe(attempts[0]!.headers.get('x-idempotency-key'));
     expect(ordersOf(ramp)).toHaveLength(before + 1);
-    expect(order).toMatchObject({ reference: ordersOf(ramp).at(-1)!.reference, fiat_amount: 60, status: 'fiat_pending' });
+    expect(order).toMatchObject({ reference: ordersOf(ramp).at(-1)!.reference, fiat_amount: 60, status: 'quote_locked' });
   });
 
   it('refuses bad orders before sending, naming each field', async () => {

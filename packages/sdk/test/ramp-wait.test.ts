@@ -8,15 +8,15 @@ import { AbortError, RateLimitError, WaitTimeoutError, type RampOrder } from '..
 import { MODES, type MockEnv } from './helpers/mock.js';
 import { manualWait, newRamp, offRamp, onRamp, payDeposit, verifiedPhone, type Ramp } from './helpers/ramp.js';
 
-/** Rate lock, seconds: shorter than the 120 s a prompt stays open, so that a prompt can be approved after expiry. */
-const LIFETIME = 60;
+/** The mock's default rate lock, seconds: its Mobile Money prompts stay open until 120 s after it. */
+const LIFETIME = 300;
 
 describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
   let env: MockEnv;
   let ramp: Ramp;
   let phone: string;
   beforeAll(async () => {
-    env = await start({ seed: 83, rateLifetimeSeconds: LIFETIME });
+    env = await start({ seed: 83 });
     ramp = await newRamp(env);
     phone = await verifiedPhone(env, ramp);
   });
@@ -27,13 +27,13 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
   it('follows a full on-ramp to completed, looking every 5 s, and reports each status once', async () => {
     const order = await ramp.client.orders.create(onRamp(phone, 150));
     const seen: string[] = [];
-    // The user approves the Mobile Money prompt during the first wait.
-    const { clock, sleeps } = manualWait(env, (n) => n === 1 && control().rails.approvePrompt(order.reference));
+    // The service sends the prompt 2 s after creation; the user approves it during the second wait.
+    const { clock, sleeps } = manualWait(env, (n) => n === 2 && control().rails.approvePrompt(order.reference));
     const startedAt = env.backend.clock.now();
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock, onStatus: (o) => seen.push(o.status) });
-    expect(seen).toEqual(['fiat_pending', 'fiat_confirmed', 'crypto_sending', 'completed']);
-    expect(sleeps).toEqual([5_000, 5_000, 5_000]);
-    expect(env.backend.clock.now() - startedAt).toBe(15_000);
+    expect(seen).toEqual(['quote_locked', 'fiat_pending', 'fiat_confirmed', 'crypto_sending', 'completed']);
+    expect(sleeps).toEqual([5_000, 5_000, 5_000, 5_000]);
+    expect(env.backend.clock.now() - startedAt).toBe(20_000);
     expect(result.succeeded).toBe(true);
     expect(result.status).toBe('completed');
     expect(result.order).toMatchObject({ reference: order.reference, status: 'completed', failure_reason: null });
@@ -47,15 +47,15 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const wallet = Keypair.random().publicKey();
     let hash = '';
     const seen: string[] = [];
-    // During the first wait the user sends the USDC and the merchant confirms the order.
+    // During the second wait (in crypto_pending) the user sends the USDC and the merchant confirms the order.
     const { clock, sleeps } = manualWait(env, async (n) => {
-      if (n !== 1) return;
+      if (n !== 2) return;
       hash = (await payDeposit(env, order, wallet)).hash;
       await ramp.client.orders.confirm(order.reference, { source_wallet: wallet });
     });
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock, onStatus: (o) => seen.push(o.status) });
-    expect(seen).toEqual(['crypto_pending', 'crypto_confirmed', 'fiat_sending', 'completed']);
-    expect(sleeps).toEqual([10_000, 5_000, 5_000]);
+    expect(seen).toEqual(['quote_locked', 'crypto_pending', 'crypto_confirmed', 'fiat_sending', 'completed']);
+    expect(sleeps).toEqual([5_000, 10_000, 5_000, 5_000]);
     expect(result).toMatchObject({ succeeded: true, status: 'completed', order: { crypto_tx_hash: hash, source_wallet: wallet } });
     const payouts = [...env.backend.store.mobileMoney.payouts.values()].filter((p) => p.owner.id === order.id);
     expect(payouts).toEqual([expect.objectContaining({ status: 'succeeded', amount: 90, phone })]);
@@ -87,7 +87,27 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const { clock, sleeps } = manualWait(env);
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock });
     expect(result).toMatchObject({ succeeded: false, status: 'expired', order: { expires_at: order.expires_at } });
-    expect(sleeps).toEqual(Array(LIFETIME / 10).fill(10_000));
+    // 5 s in quote_locked, then every 10 s in crypto_pending until the lock ends.
+    expect(sleeps).toEqual([5_000, ...Array(LIFETIME / 10).fill(10_000)]);
+  });
+
+  it('with the default settings, stops on expired when nobody answers the prompt, and on fiat_refunded after a late approval', async () => {
+    const order = await ramp.client.orders.create(onRamp(phone, 80));
+    const seen: string[] = [];
+    const startedAt = env.backend.clock.now();
+    const { clock, sleeps } = manualWait(env);
+    const result = await ramp.client.orders.waitForOrder(order.reference, { clock, onStatus: (o) => seen.push(o.status) });
+    // Not failed when the 120 s a prompt lasts on its own are over: the order waits for its 300 s rate lock.
+    expect(seen).toEqual(['quote_locked', 'fiat_pending', 'expired']);
+    expect(result).toMatchObject({ succeeded: false, status: 'expired', order: { expires_at: order.expires_at, failure_reason: null, refunds: [] } });
+    expect(sleeps).toEqual(Array(LIFETIME / 5).fill(5_000));
+    expect(env.backend.clock.now() - startedAt).toBe(LIFETIME * 1000);
+
+    // The user approves now: the payment is late, refunded in full.
+    await control().rails.approvePrompt(order.reference);
+    const late = await ramp.client.orders.waitForOrder(order.reference, { clock });
+    expect(late).toMatchObject({ succeeded: false, status: 'fiat_refunded' });
+    expect(late.order.refunds).toEqual([expect.objectContaining({ method: 'mobile_money', amount: 80, reason: 'Mobile Money payment confirmed after the order was expired' })]);
   });
 
   it('stops on cancelled, and on the refund statuses of late payments', async () => {
@@ -116,7 +136,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const error = await ramp.client.orders.waitForOrder(order.reference, { clock, maxDuration: 25 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect(error).toMatchObject({ lastStatus: 'crypto_pending', message: 'Gave up waiting after 25 s; the last status was crypto_pending' });
-    expect(sleeps).toEqual([10_000, 10_000, 5_000]);
+    expect(sleeps).toEqual([5_000, 10_000, 10_000]);
   });
 
   it('gives up after 30 minutes by default', async () => {
@@ -141,7 +161,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const { clock, sleeps } = manualWait(env, (n) => n === 2 && control().rails.declinePrompt(order.reference));
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock, maxRetries: 0, onStatus: (o) => seen.push(o) });
     expect(sleeps).toEqual([1_000, 5_000]);
-    expect(seen.map((o) => o.status)).toEqual(['fiat_pending', 'failed']);
+    expect(seen.map((o) => o.status)).toEqual(['quote_locked', 'failed']);
     expect(result.status).toBe('failed');
   });
 

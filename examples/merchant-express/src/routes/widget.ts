@@ -20,8 +20,9 @@ export interface WidgetRoutesDeps {
 export function widgetRoutes({ config, transactions, clock }: WidgetRoutesDeps): Router {
   const router = Router();
   const widget = new WidgetClient({ baseUrl: config.baseUrl, secretKey: config.secretKey, publicKey: config.publicKey });
-  // Reading a transaction is a SEP-24 call: this backend's own Stellar account signs in to the
-  // anchor (SEP-10); the client keeps the token for its 15 minutes and signs in again after.
+  // This backend's own Stellar account signs in to the anchor (SEP-10); the client keeps the
+  // token for its 15 minutes and signs in again after. A transaction it starts at the anchor
+  // is the one it can read there, and the merchant fields make it this shop's.
   const anchor = new AnchorClient({ anchorUrl: config.anchorUrl, signer: config.stellarAccount, now: clock && (() => clock.now()) });
 
   router.post('/api/ramp/session', express.json(), async (req, res) => {
@@ -29,10 +30,15 @@ export function widgetRoutes({ config, transactions, clock }: WidgetRoutesDeps):
     // Who the customer is comes from your own login, never from the request body. This demo
     // shop has one customer, ACCEPTED by KYC.
     const user_id = config.customer.id;
+    // The anchor would send a buy's USDC to this backend's account without one: the customer's wallet is required.
+    if (flow !== 'sell' && !destination) return void res.status(400).json({ error: 'destination: the Stellar address that receives the USDC is required' });
+    // The five merchant fields: a widget session for the customer, opened with the secret key.
+    const { session_id, session_token, merchant_id } = await widget.sessions.create({ user_id });
+    const fields = { merchant_id, session_id, session_token, api_key: config.publicKey, user_id, lang };
     const { url, id } =
       flow === 'sell'
-        ? await widget.interactive.withdraw({ user_id, onchain_amount: amount, lang })
-        : await widget.interactive.deposit({ user_id, fiat_amount: amount, destination_address: destination, lang });
+        ? await anchor.transfers.withdraw({ ...fields, amount })
+        : await anchor.transfers.deposit({ ...fields, amount, account: destination });
     // Remember whose transaction this is, so that later calls answer only for it.
     transactions.add(id);
     res.json({ url, id });

@@ -4,9 +4,10 @@
  *
  * What a person does waits for a control call (or auto-advance): the user approves the
  * Mobile Money prompt, sends USDC, the merchant confirms or cancels. What the system does
- * runs on the clock: the next leg starts HANDOFF_SECONDS after the first settled, USDC sends
- * confirm and payouts succeed after a few seconds (../../ledger.ts, ../../mobile-money.ts),
- * a failed attempt is retried after RETRY_DELAY_SECONDS, the rate lock ends at `expires_at`.
+ * runs on the clock: payment starts START_SECONDS after creation, the next leg starts
+ * HANDOFF_SECONDS after the first settled, USDC sends confirm and payouts succeed after a few
+ * seconds (../../ledger.ts, ../../mobile-money.ts), a failed attempt is retried after
+ * RETRY_DELAY_SECONDS, the rate lock ends at `expires_at`.
  *
  * Money the user paid is never kept: it ends delivered, or refunded in full (a payment after
  * expiry or cancellation, one the order cannot take, or any payment of an order that failed).
@@ -22,12 +23,21 @@ import {
   type RampOrderEvent,
   type RampOrderStatus,
 } from '../../machines/ramp-order.js';
-import { failPayout, startPayout, startCollection, type CollectionRecord, type PayoutRecord } from '../../mobile-money.js';
+import {
+  failPayout,
+  PROMPT_TIMEOUT_SECONDS,
+  startCollection,
+  startPayout,
+  type CollectionRecord,
+  type PayoutRecord,
+} from '../../mobile-money.js';
 import type { RampOrderRecord, RampRefund } from '../../state/ramp.js';
 import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from '../../retries.js';
 import { addVolume } from '../../volume.js';
 import { sendPaymentWebhook } from './payment-webhooks.js';
 
+/** Time an order stays `quote_locked` before the service starts payment, seconds. */
+export const START_SECONDS = 2;
 /** Time between one leg settling and the next starting (fiat_confirmed, crypto_confirmed), seconds. */
 export const HANDOFF_SECONDS = 2;
 
@@ -56,30 +66,50 @@ const merchantOf = (ctx: MockContext, order: RampOrderRecord) => {
 };
 
 /**
- * "The service starts at once" (design.md section 4): an on-ramp order sends the Mobile
- * Money prompt and waits in `fiat_pending`; an off-ramp order waits in `crypto_pending` for
- * the USDC with its memo. Either way the rate lock ends at `expires_at`.
+ * Starts a new order's clock: the rate lock ends at `expires_at` (an unpaid order expires,
+ * from `quote_locked` too), and START_SECONDS after creation the service starts payment
+ * (see beginPayment) unless the order has moved on.
  */
 export function startOrder(ctx: MockContext, order: RampOrderRecord): void {
-  if (order.type === 'onramp') {
-    move(ctx, order, 'collect');
-    const prompt = startCollection(ctx, {
-      merchant_id: order.merchant_id,
-      owner: owner(order),
-      provider: order.user.network,
-      phone: order.user.phone,
-      amount: order.fiat_amount,
-    });
-    order.collection_id = prompt.id;
-  } else {
-    move(ctx, order, 'await_crypto');
-  }
+  later(ctx, order, START_SECONDS, 'quote_locked', (o) => beginPayment(ctx, o));
   const id = order.id;
   ctx.clock.schedule(order.expires_at, () => {
     const current = ctx.store.ramp.orders.get(id);
     // USDC that arrived in time is a payment made before expiry: the order waits for its confirm call.
     if (current && can(current, 'expire') && !current.received) move(ctx, current, 'expire');
   });
+}
+
+/**
+ * The service initiates payment on a `quote_locked` order. On-ramp: the Mobile Money prompt
+ * goes to the user's phone (`fiat_pending`); it stays open until PROMPT_TIMEOUT_SECONDS after
+ * the rate lock ends, so an unanswered prompt leaves the order to expire, and an approval
+ * after that is a late payment (refunded, `fiat_refunded`). Off-ramp: the order waits for
+ * the USDC with its memo (`crypto_pending`).
+ */
+function beginPayment(ctx: MockContext, order: RampOrderRecord): void {
+  if (order.type === 'offramp') {
+    move(ctx, order, 'await_crypto');
+    return;
+  }
+  move(ctx, order, 'collect');
+  const prompt = startCollection(
+    ctx,
+    { merchant_id: order.merchant_id, owner: owner(order), provider: order.user.network, phone: order.user.phone, amount: order.fiat_amount },
+    order.expires_at + PROMPT_TIMEOUT_SECONDS * 1000,
+  );
+  order.collection_id = prompt.id;
+}
+
+/**
+ * Control: the user answers the prompt of the on-ramp order with this id or reference. If
+ * the order is still `quote_locked`, the service sends the prompt first (as it would
+ * START_SECONDS after creation), so a test can answer right after creating the order.
+ */
+export function sendPromptNow(ctx: MockContext, idOrReference: string): void {
+  const order =
+    ctx.store.ramp.orders.get(idOrReference) ?? [...ctx.store.ramp.orders.values()].find((o) => o.reference === idOrReference);
+  if (order?.type === 'onramp' && order.status === 'quote_locked') beginPayment(ctx, order);
 }
 
 /** Cancels an order that has no payment yet; anything later is refused with 409 INVALID_STATE saying why. */
@@ -106,6 +136,8 @@ export function cancelOrder(ctx: MockContext, order: RampOrderRecord): void {
  */
 export function confirmOrder(ctx: MockContext, order: RampOrderRecord, sourceWallet: string): void {
   if (order.type !== 'offramp') throw new HttpError(409, 'INVALID_STATE', 'only off-ramp orders are confirmed');
+  // The deposit address is known from creation: the merchant may confirm before the service starts waiting.
+  if (order.status === 'quote_locked') beginPayment(ctx, order);
   if (!can(order, 'crypto_received')) throw new HttpError(409, 'INVALID_STATE', `cannot confirm when status is ${order.status}`);
   if (order.received && order.received.from !== sourceWallet) {
     throw new HttpError(422, 'SOURCE_WALLET_MISMATCH', "source_wallet is not the wallet that sent this order's USDC");
@@ -237,9 +269,11 @@ function onCollection(ctx: MockContext, record: CollectionRecord) {
     }
     return;
   }
-  if (order.status !== 'fiat_pending') return; // a prompt left behind by an expired or cancelled order: no money moved
+  // A prompt times out only after the rate lock ended (see beginPayment): the order has expired
+  // or was cancelled, and no money moved. A declined one fails the order if it still waits.
+  if (record.status !== 'declined' || order.status !== 'fiat_pending') return;
   move(ctx, order, 'collection_failed');
-  order.failure_reason = record.status === 'declined' ? 'the user declined the Mobile Money prompt' : 'the Mobile Money prompt timed out';
+  order.failure_reason = 'the user declined the Mobile Money prompt';
   sendPaymentWebhook(ctx, order, 'payment.failed', record);
 }
 
@@ -286,6 +320,8 @@ function onInboundPayment(ctx: MockContext, payment: StellarPaymentRecord): stri
     (o) => o.deposit?.memo === payment.memo && o.deposit.stellar_address === payment.to,
   );
   if (!order) return undefined;
+  // The deposit address is known from creation: USDC may come before the service starts waiting.
+  if (order.status === 'quote_locked') beginPayment(ctx, order);
   if (can(order, 'late_crypto')) {
     const was = order.status;
     move(ctx, order, 'late_crypto');

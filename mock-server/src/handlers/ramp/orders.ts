@@ -39,7 +39,7 @@ const CreateBody = z
 
 const ConfirmBody = z.object({ source_wallet: StellarAddress });
 
-/** The creation response of design.md section 4; the service moves on right after it. */
+/** The creation response of design.md section 4: `quote_locked` until the service starts payment (./lifecycle.ts). */
 function creationView(o: RampOrderRecord) {
   return {
     id: o.id,
@@ -149,9 +149,8 @@ export function orderHandlers(ctx: MockContext, base: string) {
         };
         ctx.store.ramp.orders.set(order.id, order);
         ctx.store.ramp.idempotencyKeys.set(`${merchant.id} ${key}`, order.id);
-        const created = creationView(order);
         startOrder(ctx, order);
-        return ok(ctx, created, 201);
+        return ok(ctx, creationView(order), 201);
       }),
     ),
     http.get(

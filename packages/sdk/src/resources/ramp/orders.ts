@@ -172,8 +172,8 @@ export class DuplicateOrderError extends ConflictError {
 /** `/api/v1/ramp/orders`: create, look up, confirm, cancel, and wait for the outcome. */
 export class RampOrders extends Resource {
   /**
-   * Locks a rate and creates an order; the service starts at once (on-ramp: the Mobile Money
-   * prompt; off-ramp: waiting for the USDC at `deposit`). Sent with an `X-Idempotency-Key`,
+   * Locks a rate and creates an order, answered in `quote_locked`; the service then starts
+   * payment (on-ramp: the Mobile Money prompt; off-ramp: waiting for the USDC at `deposit`). Sent with an `X-Idempotency-Key`,
    * generated when you give none, so a dropped connection is retried safely: when the
    * retry meets the order the first attempt created, that order is returned.
    */
