@@ -139,9 +139,20 @@ describe('interactive page in Chromium', () => {
     expect(summary).toEqual(['100.00 GHS', 'Platform fee (1%)', '1.00 GHS', '0.16 GHS', '1 USDC = 15.66 GHS', '6.31 USDC', true]);
     expect(await amount.getAttribute('aria-invalid')).toBeNull();
 
+    const posts: { path: string; headers: Record<string, string> }[] = [];
+    page.on('request', (r) => void (r.method() === 'POST' && posts.push({ path: new URL(r.url()).pathname, headers: r.headers() })));
     await frame.getByRole('button', { name: 'Confirm and pay' }).click();
     const heading = frame.getByRole('heading', { name: 'Approve the prompt on your phone' });
     await heading.waitFor(WAIT);
+    // A merchant's order is confirmed at the widget backend with the public key and the customer's session.
+    const confirms = posts.filter((p) => p.path === '/api/v1/widget/orders' || p.path === '/interactive/api/complete');
+    expect(confirms.map((p) => p.path)).toEqual(['/api/v1/widget/orders']);
+    expect(confirms[0]!.headers).toMatchObject({
+      'x-api-key': key,
+      'x-session-id': expect.any(String),
+      'x-session-token': expect.any(String),
+      'x-idempotency-key': expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(await frame.evaluate(() => document.activeElement?.id)).toBe('progress-heading');
     expect(await frame.locator('#progress-text').textContent()).toBe(
       'We sent a payment prompt for 100.00 GHS to +233241234567 (MTN MoMo). Approve it to pay.',

@@ -8,7 +8,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/merchants.js';
 import { call, MODES, type MockEnv } from './helpers/env.js';
-import { advance, completeForm, createShop, PHONE, SHOP_ORIGIN, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
+import { advance, completeForm, createShop, PHONE, SHOP_ORIGIN, signIn, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
 import { snapshot } from './helpers/merchant.js';
 
 interface Page {
@@ -135,6 +135,26 @@ describe.each(MODES)('interactive page, %s', (_name, start) => {
       expect(sell.config.amount).toMatchObject({ min: 1, currency: 'USDC' });
       expect(sell.config.amount.max).toBeCloseTo(5000 / 15.35 / 0.99, 0);
       expect(sell.html).not.toContain('id="destination"');
+    });
+
+    it("shows a SEP-38 quote's guaranteed rate with its amount fixed, and leaves a direct client's form to its own API", async () => {
+      const token = await signIn(env, Keypair.random());
+      const usdc = (await call(env, 'GET', '/anchor/sep38/info')).body.assets[0].asset;
+      const quote = await call(env, 'POST', '/anchor/sep38/quote', {
+        headers: { authorization: `Bearer ${token}` },
+        body: { sell_asset: 'iso4217:GHS', buy_asset: usdc, sell_amount: '250', context: 'sep24' },
+      });
+      expect(quote.status).toBe(201);
+      const started = await call(env, 'POST', '/anchor/transactions/deposit/interactive', { headers: { authorization: `Bearer ${token}` }, body: { asset_code: 'USDC', quote_id: quote.body.id } });
+      expect(started.status).toBe(200);
+      const page = await openPage(started.body.url);
+      expect(page.config.guaranteed).toEqual({ rate: Number(quote.body.price), expires_at: quote.body.expires_at });
+      expect(page.config.amount).toMatchObject({ preset: 250, min: 250, max: 250 });
+      expect(page.config.order).toBeNull();
+      const until = `${quote.body.expires_at.slice(11, 16)} UTC`;
+      expect(page.html).toContain(`<p id="guaranteed">Guaranteed rate: 1 USDC = ${Number(quote.body.price).toFixed(2)} GHS until ${until}.</p>`);
+      const breakdown = await step(page, 'POST', 'quote', { amount: 250 });
+      expect(breakdown.body.data.amount_out).toEqual({ amount: Number(quote.body.buy_amount), currency: 'USDC' });
     });
   });
 
