@@ -1,6 +1,6 @@
 /**
  * How the SDK uses zod: inputs strictly (an unknown or mistyped field is a ValidationError
- * and nothing is sent), answers leniently (`z.looseObject`, open enums: a field or a status
+ * and nothing is sent), answers leniently (`responseObject`, open enums: a field or a status
  * value the service adds later never breaks a merchant).
  */
 import * as z from 'zod';
@@ -22,6 +22,15 @@ export function parseResponse<S extends z.ZodType>(schema: S, value: unknown, bo
 
 function issuesOf(error: z.ZodError): ValidationIssue[] {
   return error.issues.map(({ path, message, code }) => ({ path, message, code }));
+}
+
+/**
+ * An answer object: read leniently at run time (fields the service adds later are kept, never
+ * an error) but typed with only the fields it names, without `z.looseObject`'s index
+ * signature, so that a misspelt field (`order.refrence`) is a compile error.
+ */
+export function responseObject<const Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.looseObject(shape) as unknown as ReturnType<typeof z.object<Shape>>;
 }
 
 /**

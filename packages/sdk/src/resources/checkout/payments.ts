@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ApiError, ValidationError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { headerValue, openEnum, parseInput, parseResponse, pathSegment, text } from '../../core/schema.js';
+import { headerValue, openEnum, parseInput, parseResponse, pathSegment, responseObject, text } from '../../core/schema.js';
 
 /** Longest `Idempotency-Key` the service accepts, characters (002 section 8). */
 export const MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH = 128;
@@ -47,7 +47,7 @@ export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;
 const IdempotencyKeySchema = headerValue(MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH);
 
 /** `data` of a creation answer: where to send the customer, and the two references to verify with. */
-export const PaymentCreatedSchema = z.looseObject({
+export const PaymentCreatedSchema = responseObject({
   checkout_url: z.string(),
   /** Gateway payment reference: store it and reconcile against it. */
   reference: z.string().optional(),
@@ -56,8 +56,8 @@ export const PaymentCreatedSchema = z.looseObject({
 });
 export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
 
-const CreationBodySchema = z.looseObject({ success: z.boolean().optional(), data: PaymentCreatedSchema });
-const InProgressBodySchema = z.looseObject({ message: z.string().optional() }).optional();
+const CreationBodySchema = responseObject({ success: z.boolean().optional(), data: PaymentCreatedSchema });
+const InProgressBodySchema = responseObject({ message: z.string().optional() }).optional();
 
 /**
  * What a create call came to. `created`: a new session (201). `replayed`: this key's earlier
@@ -76,7 +76,7 @@ export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 export const isPaidStatus = (status: string): boolean => status === 'completed' || status === 'success';
 
 /** A checkout session as verify answers it (`data`). */
-export const PaymentSessionSchema = z.looseObject({
+export const PaymentSessionSchema = responseObject({
   /** Session reference. */
   id: z.string(),
   /** Gateway payment reference. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { PagePromise } from '../../core/pagination.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput } from '../../core/schema.js';
+import { openEnum, parseInput, responseObject } from '../../core/schema.js';
 import { PaymentStatusSchema } from './payments.js';
 
 /** An ISO 8601 date or date-time, or a Date; sent as ISO 8601. */
@@ -26,7 +26,7 @@ export const CheckoutTransactionListParamsSchema = z.strictObject({
 export type CheckoutTransactionListParams = z.input<typeof CheckoutTransactionListParamsSchema>;
 
 /** The service's own record of a checkout payment, synchronized with the gateway on each verification. */
-export const CheckoutTransactionSchema = z.looseObject({
+export const CheckoutTransactionSchema = responseObject({
   id: z.string(),
   /** Gateway payment reference. */
   reference: z.string(),
@@ -49,7 +49,7 @@ export const CheckoutTransactionSchema = z.looseObject({
 });
 export type CheckoutTransaction = z.infer<typeof CheckoutTransactionSchema>;
 
-const TransactionPageSchema = z.looseObject({
+const TransactionPageSchema = responseObject({
   data: z.array(CheckoutTransactionSchema),
   next_cursor: z.string().nullable(),
   has_more: z.boolean(),

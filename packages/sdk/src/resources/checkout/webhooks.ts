@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { openEnum, parseInput, pathSegment } from '../../core/schema.js';
+import { openEnum, parseInput, pathSegment, responseObject } from '../../core/schema.js';
 
 export const CheckoutWebhookCreateParamsSchema = z.strictObject({
   /** Where `payment.succeeded` and `payment.failed` are POSTed (http or https). */
@@ -10,7 +10,7 @@ export const CheckoutWebhookCreateParamsSchema = z.strictObject({
 export type CheckoutWebhookCreateParams = z.input<typeof CheckoutWebhookCreateParamsSchema>;
 
 /** A subscribed endpoint of the organization. */
-export const CheckoutWebhookEndpointSchema = z.looseObject({
+export const CheckoutWebhookEndpointSchema = responseObject({
   id: z.string(),
   url: z.string(),
   created_at: z.string().optional(),
@@ -24,22 +24,22 @@ export const CheckoutWebhookEndpointCreatedSchema = CheckoutWebhookEndpointSchem
 });
 export type CheckoutWebhookEndpointCreated = z.infer<typeof CheckoutWebhookEndpointCreatedSchema>;
 
-export const CheckoutWebhookEndpointDeletedSchema = z.looseObject({ id: z.string(), deleted: z.boolean() });
+export const CheckoutWebhookEndpointDeletedSchema = responseObject({ id: z.string(), deleted: z.boolean() });
 export type CheckoutWebhookEndpointDeleted = z.infer<typeof CheckoutWebhookEndpointDeletedSchema>;
 
 /** One delivery of a replayed event. */
-export const CheckoutWebhookDeliverySchema = z.looseObject({
+export const CheckoutWebhookDeliverySchema = responseObject({
   id: z.string(),
   endpoint_id: z.string().nullish(),
   url: z.string(),
   /** `delivered` once the endpoint answered 2xx, else `failed`. */
   state: openEnum(['pending', 'delivered', 'failed']),
   /** Every attempt of this delivery: when (ISO 8601), and the status answered or why none was. */
-  attempts: z.array(z.looseObject({ at: z.string(), status: z.number().optional(), error: z.string().optional() })),
+  attempts: z.array(responseObject({ at: z.string(), status: z.number().optional(), error: z.string().optional() })),
 });
 export type CheckoutWebhookDelivery = z.infer<typeof CheckoutWebhookDeliverySchema>;
 
-export const CheckoutWebhookRetrySchema = z.looseObject({
+export const CheckoutWebhookRetrySchema = responseObject({
   /** The event id, the same `X-Svc-Event-ID` as before. */
   id: z.string(),
   type: z.string(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { openEnum, parseInput, pathSegment } from '../../core/schema.js';
+import { openEnum, parseInput, pathSegment, responseObject } from '../../core/schema.js';
 
 const isOrigin = (value: string) => {
   try {
@@ -27,7 +27,7 @@ export const ApiKeyCreateParamsSchema = z.strictObject({
 export type ApiKeyCreateParams = z.input<typeof ApiKeyCreateParamsSchema>;
 
 /** An API key as the dashboard shows it; the key text itself only in the creation answer. */
-export const ApiKeySchema = z.looseObject({
+export const ApiKeySchema = responseObject({
   id: z.string(),
   merchant_id: z.string(),
   key_type: openEnum(['public', 'secret']),
@@ -43,7 +43,7 @@ export const ApiKeySchema = z.looseObject({
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-export const ApiKeyCreatedSchema = z.looseObject({
+export const ApiKeyCreatedSchema = responseObject({
   api_key: ApiKeySchema,
   /** The full key, `xx_public_…` or `xx_secret_…`: shown once, store it now. */
   key: z.string(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput, text } from '../../core/schema.js';
+import { openEnum, parseInput, responseObject, text } from '../../core/schema.js';
 
 /** Registration: all four fields (the service may treat some as optional; the SDK asks for all). */
 export const RegisterParamsSchema = z.strictObject({
@@ -21,7 +21,7 @@ export const LoginParamsSchema = z.strictObject({
 export type LoginParams = z.input<typeof LoginParamsSchema>;
 
 /** The merchant account (000 section 2). */
-export const MerchantSchema = z.looseObject({
+export const MerchantSchema = responseObject({
   id: z.string(),
   name: z.string(),
   legal_name: z.string(),
@@ -48,7 +48,7 @@ export const MerchantSchema = z.looseObject({
 export type Merchant = z.infer<typeof MerchantSchema>;
 
 /** The login answer: a JWT valid 24 hours. */
-export const AccessTokenSchema = z.looseObject({
+export const AccessTokenSchema = responseObject({
   access_token: z.string().min(1),
   token_type: z.string().optional(),
   /** Lifetime, seconds. */

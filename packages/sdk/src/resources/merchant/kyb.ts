@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput, text } from '../../core/schema.js';
+import { openEnum, parseInput, responseObject, text } from '../../core/schema.js';
 
 export const KybSubmitParamsSchema = z.strictObject({
   /** Business registration number. */
@@ -17,11 +17,17 @@ export const KybSubmitParamsSchema = z.strictObject({
 export type KybSubmitParams = z.input<typeof KybSubmitParamsSchema>;
 
 /** Business verification status; approval makes the merchant `active`. */
-export const KybStatusSchema = z.looseObject({
+export const KybStatusSchema = responseObject({
   status: openEnum(['not_submitted', 'submitted', 'approved', 'rejected']),
   submitted_at: z.string().nullish(),
   reviewed_at: z.string().nullish(),
   rejection_reason: z.string().nullish(),
+  /** As submitted; null before a submission. */
+  registration_number: z.string().nullish(),
+  /** ISO 3166-1 alpha-3, as submitted; null before a submission. */
+  country: z.string().nullish(),
+  /** The documents submitted; empty before a submission. */
+  documents: z.array(responseObject({ type: z.string(), url: z.string() })).optional(),
 });
 export type KybStatus = z.infer<typeof KybStatusSchema>;
 

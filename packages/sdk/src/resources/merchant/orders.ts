@@ -2,14 +2,21 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { PagePromise } from '../../core/pagination.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput } from '../../core/schema.js';
+import { openEnum, parseInput, responseObject } from '../../core/schema.js';
+
+/** Every status an order of the list takes: two while it runs, three final ones (000 section 2). */
+export const OrderStatusSchema = openEnum(['pending', 'processing', 'completed', 'failed', 'expired']);
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
 /** An order of the merchant's order list (000 section 2). */
-export const OrderSchema = z.looseObject({
+export const OrderSchema = responseObject({
   /** `ord_<uuid>`. */
   id: z.string(),
-  /** `completed`, `failed`, `expired`, or an in-progress value. */
-  status: openEnum(['completed', 'failed', 'expired']),
+  /**
+   * `pending` (waiting for the customer or the payment), `processing` (paid, being delivered),
+   * then `completed`, `failed` or `expired`.
+   */
+  status: OrderStatusSchema,
   /** `onramp` (buy) or `offramp` (sell), where the service reports it. */
   type: openEnum(['onramp', 'offramp']).optional(),
   /** `GHS`. */
@@ -22,6 +29,10 @@ export const OrderSchema = z.looseObject({
   crypto_amount: z.number(),
   /** `mobile_money`. */
   payment_method: z.string(),
+  /** Where the USDC goes: the customer's wallet (buy) or the anchor's account (sell); null when not known yet. */
+  destination_address: z.string().nullish(),
+  /** The SEP-24 transaction behind the order, for `widget` and `anchor` lookups; null when there is none. */
+  transaction_id: z.string().nullish(),
   /** ISO 8601. */
   created_at: z.string(),
 });
@@ -35,7 +46,7 @@ export const OrderListParamsSchema = z.strictObject({
 });
 export type OrderListParams = z.input<typeof OrderListParamsSchema>;
 
-const OrderPageSchema = z.looseObject({
+const OrderPageSchema = responseObject({
   data: z.array(OrderSchema),
   next_cursor: z.string().nullable(),
   has_more: z.boolean(),

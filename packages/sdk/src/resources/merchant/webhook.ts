@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { parseInput } from '../../core/schema.js';
+import { parseInput, responseObject } from '../../core/schema.js';
 
 /** The merchant's webhook endpoint and the secret that signs its deliveries. */
-export const WebhookSettingsSchema = z.looseObject({
+export const WebhookSettingsSchema = responseObject({
   url: z.string().nullable(),
   /** Signing secret: keep it on your server, pass it to `verifyWebhook`. */
   secret: z.string().nullable(),

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { parseInput } from '../../core/schema.js';
+import { parseInput, responseObject } from '../../core/schema.js';
 
 /** The widget's look and options (000 section 2); shared with the widget surface. */
-export const WidgetConfigSchema = z.looseObject({
+export const WidgetConfigSchema = responseObject({
   /** Present in answers only. */
   merchant_id: z.string().optional(),
-  theme: z.looseObject({
+  theme: responseObject({
     /** Hex colour, e.g. `#0f766e`. */
     primary_color: z.string(),
     /** CSS length, e.g. `12px`. */

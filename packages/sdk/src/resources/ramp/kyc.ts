@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { openEnum, parseInput, text } from '../../core/schema.js';
+import { openEnum, parseInput, responseObject, text } from '../../core/schema.js';
 
 /** A phone number in local format: `0` and nine digits, e.g. `0241234567`. */
 export const LocalPhoneSchema = z.string().regex(/^0\d{9}$/, 'must be a local number, 0 and nine digits, e.g. 0241234567');
@@ -25,7 +25,7 @@ export const KycVerifyParamsSchema = z.strictObject({
 export type KycVerifyParams = z.input<typeof KycVerifyParamsSchema>;
 
 /** A phone KYC record: `pending` until the code is verified, then `verified`. */
-export const KycRecordSchema = z.looseObject({
+export const KycRecordSchema = responseObject({
   kyc_id: z.string(),
   status: openEnum(['pending', 'verified']).optional(),
   phone: z.string().optional(),

@@ -3,7 +3,7 @@ import { ConflictError, RateLimitError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
-import { headerValue, MAX_FIAT_AMOUNT, openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { headerValue, MAX_FIAT_AMOUNT, openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 import { LocalPhoneSchema } from './kyc.js';
 
 /** Every status of 001 section 3. `completed` is the only success. */
@@ -98,9 +98,8 @@ export const RampOrderConfirmParamsSchema = z.strictObject({
 });
 export type RampOrderConfirmParams = z.input<typeof RampOrderConfirmParamsSchema>;
 
-/** A ramp order, as creation, lookup, confirm and cancel answer it. Fields the service does not send are absent. */
 /** A refund on a ramp order: cedis back to the user's phone, or USDC back to the wallet that sent it. */
-export const RampRefundSchema = z.looseObject({
+export const RampRefundSchema = responseObject({
   /** `mobile_money` (GHS to the user's phone) or `usdc` (USDC to the sending wallet). */
   method: openEnum(['mobile_money', 'usdc']),
   /** GHS for `mobile_money`, USDC for `usdc`. */
@@ -112,7 +111,19 @@ export const RampRefundSchema = z.looseObject({
 });
 export type RampRefund = z.infer<typeof RampRefundSchema>;
 
-export const RampOrderSchema = z.looseObject({
+/** The user of an order, as a lookup shows it. */
+export const RampOrderUserSchema = responseObject({
+  first_name: z.string(),
+  last_name: z.string(),
+  /** Local format, e.g. `0241234567`. */
+  phone: z.string(),
+  /** The Mobile Money provider's name, e.g. `MTN MoMo`. */
+  network: z.string(),
+});
+export type RampOrderUser = z.infer<typeof RampOrderUserSchema>;
+
+/** A ramp order, as creation, lookup, confirm and cancel answer it. Fields the service does not send are absent. */
+export const RampOrderSchema = responseObject({
   /** The internal id; payment webhooks carry it as `data.meta.ramp_order_id`. */
   id: z.string().optional(),
   /** Identifies the order in every call, e.g. `RMP-20260101-<uuid>`. */
@@ -126,11 +137,9 @@ export const RampOrderSchema = z.looseObject({
   /** GHS per USDC of the locked quote. */
   rate: z.number().optional(),
   /** The fees of the locked quote, GHS; `fee_bps` in basis points. */
-  fees: z
-    .looseObject({ platform_fee: z.number().optional(), network_fee: z.number().optional(), total: z.number().optional(), fee_bps: z.number().optional() })
-    .optional(),
+  fees: responseObject({ platform_fee: z.number().optional(), network_fee: z.number().optional(), total: z.number().optional(), fee_bps: z.number().optional() }).optional(),
   /** Off-ramp: where the user sends `crypto_amount` USDC, with this memo. */
-  deposit: z.looseObject({ stellar_address: z.string(), memo: z.string().nullish() }).nullish(),
+  deposit: responseObject({ stellar_address: z.string(), memo: z.string().nullish() }).nullish(),
   /** Completed orders: the Stellar transaction that sent the USDC (on-ramp) or brought it (off-ramp). */
   crypto_tx_hash: z.string().nullish(),
   /** ISO 8601 UTC, on completed orders. */
@@ -141,6 +150,22 @@ export const RampOrderSchema = z.looseObject({
   expires_at: z.string().nullish(),
   /** Money given back to the user: a late or mismatched payment, or the payment of an order that failed. */
   refunds: z.array(RampRefundSchema).optional(),
+  /** `GHS`. On lookups. */
+  fiat_currency: z.string().optional(),
+  /** `USDC`. On lookups. */
+  crypto_currency: z.string().optional(),
+  /** `mobile_money`. On lookups. */
+  payment_method: z.string().optional(),
+  /** On-ramp: the Stellar address that receives the USDC; null on off-ramp. On lookups. */
+  destination_wallet: z.string().nullish(),
+  /** Off-ramp: the wallet named by `confirm`, until then null. On lookups. */
+  source_wallet: z.string().nullish(),
+  /** The user as the order was created for; `network` is the provider's name (`MTN MoMo`). On lookups. */
+  user: RampOrderUserSchema.optional(),
+  /** ISO 8601 UTC. On lookups. */
+  created_at: z.string().optional(),
+  /** ISO 8601 UTC: the last change. On lookups. */
+  updated_at: z.string().optional(),
 });
 export type RampOrder = z.infer<typeof RampOrderSchema>;
 

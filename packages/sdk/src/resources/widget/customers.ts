@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
-import { openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 
 const isDate = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
@@ -28,18 +28,18 @@ export type CustomerCreateParams = z.input<typeof CustomerFieldsSchema>;
 export const CustomerStatusSchema = openEnum(['ACCEPTED', 'PROCESSING', 'NEEDS_INFO', 'REJECTED']);
 export type CustomerStatus = z.infer<typeof CustomerStatusSchema>;
 
-export const CustomerCreatedSchema = z.looseObject({ id: z.string(), status: CustomerStatusSchema });
+export const CustomerCreatedSchema = responseObject({ id: z.string(), status: CustomerStatusSchema });
 export type CustomerCreated = z.infer<typeof CustomerCreatedSchema>;
 
 /** A customer lookup: `provided_fields`, or, when NEEDS_INFO, `fields` naming what is missing. */
-export const CustomerSchema = z.looseObject({
+export const CustomerSchema = responseObject({
   id: z.string(),
   status: CustomerStatusSchema,
   /** Each provided field with its review status: ACCEPTED, PROCESSING, REJECTED (reason in `error`), VERIFICATION_REQUIRED. */
   provided_fields: z
     .record(
       z.string(),
-      z.looseObject({
+      responseObject({
         type: z.string(),
         description: z.string(),
         status: openEnum(['ACCEPTED', 'PROCESSING', 'REJECTED', 'VERIFICATION_REQUIRED']),
@@ -48,11 +48,11 @@ export const CustomerSchema = z.looseObject({
     )
     .optional(),
   /** When NEEDS_INFO: the missing fields to submit. */
-  fields: z.record(z.string(), z.looseObject({ type: z.string(), description: z.string() })).optional(),
+  fields: z.record(z.string(), responseObject({ type: z.string(), description: z.string() })).optional(),
 });
 export type Customer = z.infer<typeof CustomerSchema>;
 
-export const CustomerDeletedSchema = z.looseObject({ deleted: z.boolean() });
+export const CustomerDeletedSchema = responseObject({ deleted: z.boolean() });
 export type CustomerDeleted = z.infer<typeof CustomerDeletedSchema>;
 
 export interface WaitForCustomerOptions extends WaitOptions<Customer>, RequestOptions {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { httpUrl, MAX_FIAT_AMOUNT, MAX_STELLAR_AMOUNT, openEnum, parseInput, text } from '../../core/schema.js';
+import { httpUrl, MAX_FIAT_AMOUNT, MAX_STELLAR_AMOUNT, openEnum, parseInput, responseObject, text } from '../../core/schema.js';
 
 const publicKey = z.string().max(200).regex(/_public_[A-Za-z0-9]+$/, 'must be the public key (xx_public_…), never the secret key');
 const stellarAddress = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public address (G…)');
@@ -34,7 +34,7 @@ export const WithdrawParamsSchema = z.strictObject({
 export type WithdrawParams = Omit<z.input<typeof WithdrawParamsSchema>, 'api_key'> & { api_key?: string };
 
 /** The interactive flow to open in an iframe, popup or redirect; the anchor's SEP-24 answers share it. */
-export const InteractiveTransactionSchema = z.looseObject({
+export const InteractiveTransactionSchema = responseObject({
   /** Interactive page address, with its token: always http(s); any other scheme is a ResponseValidationError. */
   url: httpUrl,
   /** Transaction id, for lookups and the order list. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { parseInput, text } from '../../core/schema.js';
+import { parseInput, responseObject, text } from '../../core/schema.js';
 
 export const SessionCreateParamsSchema = z.strictObject({
   /** The customer's id; the customer must be ACCEPTED (else 403 KYC_NOT_APPROVED). */
@@ -10,7 +10,7 @@ export const SessionCreateParamsSchema = z.strictObject({
 export type SessionCreateParams = z.input<typeof SessionCreateParamsSchema>;
 
 /** A widget session, valid 30 minutes: its id and token protect the interactive flow. */
-export const SessionSchema = z.looseObject({
+export const SessionSchema = responseObject({
   session_id: z.string(),
   session_token: z.string(),
   merchant_id: z.string(),
