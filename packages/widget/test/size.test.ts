@@ -3,8 +3,9 @@ import { bundlePage, gzipSize } from './helpers/dist.js';
 
 /**
  * The budget CI holds us to, bytes minified and gzipped, Lit included: the last measured figure
- * (8,326 B, once the widget sent a `lang` the service takes) rounded up to the next 100 B, so
- * that a regression fails. Lower it when you save.
+ * (8,397 B, once the widget checked interactive URLs, message sources, theme values and the key's
+ * form, and sandboxed its iframe) rounded up to the next 100 B, so that a regression fails.
+ * Lower it when you save.
  */
 const BUDGET_BYTES = 8_400;
 
