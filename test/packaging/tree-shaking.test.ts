@@ -73,6 +73,15 @@ describe('a bundle that imports only verifyWebhook from @sikaramp/sdk/webhooks',
   });
 });
 
+describe('a bundle that imports SqliteDedupeStore from @sikaramp/sdk/webhooks/sqlite', () => {
+  it('contains no ky, zod or @stellar/stellar-sdk, and imports no SQLite library of its own', async () => {
+    const sqlite = await bundle("import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';\nexport { SqliteDedupeStore };");
+    expect(sqlite.inputs.some((input) => input.includes('/dist/webhooks/sqlite'))).toBe(true);
+    expect(sqlite.inputs.filter((input) => /\/node_modules\/(ky|zod|@stellar\/)/.test(input))).toEqual([]);
+    expect(sqlite.text).not.toMatch(/node:sqlite|better-sqlite3|bun:sqlite/);
+  });
+});
+
 describe('a bundle that imports AnchorClient from @sikaramp/sdk/anchor', () => {
   it('contains every marker of the Stellar SDK and of the anchor code', async () => {
     const anchor = await bundle("import { AnchorClient } from '@sikaramp/sdk/anchor';\nexport { AnchorClient };");
