@@ -23,12 +23,17 @@ describe.each(MODES)('checkout payments, %s', (_name, start) => {
     });
 
   describe('create', () => {
-    it('answers 201 with success, data.checkout_url and both references', async () => {
+    it('answers 201 with success, data.checkout_url and both references; the payment reference is PAY-<YYYYMMDD>-<uuid>, as on ramp payments', async () => {
       const res = await create(current.key);
       expect(res.status).toBe(201);
+      const day = new Date(env.backend.clock.now()).toISOString().slice(0, 10).replace(/-/g, '');
       expect(res.body).toEqual({
         success: true,
-        data: { checkout_url: expect.any(String), reference: expect.stringMatching(/^PAY-\d{8}-[0-9A-F]{12}$/), session_id: expect.stringMatching(/^cs_[0-9a-f]{32}$/) },
+        data: {
+          checkout_url: expect.any(String),
+          reference: expect.stringMatching(new RegExp(`^PAY-${day}-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)),
+          session_id: expect.stringMatching(/^cs_[0-9a-f]{32}$/),
+        },
       });
       expect(res.body.data.checkout_url).toBe(`${env.backend.urls.gateway}/checkout/${res.body.data.session_id}`);
     });
@@ -204,7 +209,7 @@ describe.each(MODES)('checkout payments, %s', (_name, start) => {
     });
 
     it('answers 404 for an unknown reference and for a pending session that expired', async () => {
-      const unknown = await call(env, 'GET', `${PAYMENTS}/PAY-20260101-000000000000`);
+      const unknown = await call(env, 'GET', `${PAYMENTS}/PAY-20260101-00000000-0000-4000-8000-000000000000`);
       expect(unknown.status).toBe(404);
       expect(unknown.body.error).toMatch(/^failed to fetch payment session:.*session not found or invalid$/);
 

@@ -44,7 +44,11 @@ describe.each(MODES)('earlier gateway routes, %s', (_name, start) => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
-      data: { checkout_url: expect.stringContaining('/gateway/checkout/cs_'), reference: expect.stringMatching(/^PAY-/), session_id: expect.stringMatching(/^cs_/) },
+      data: {
+        checkout_url: expect.stringContaining('/gateway/checkout/cs_'),
+        reference: expect.stringMatching(/^PAY-\d{8}-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        session_id: expect.stringMatching(/^cs_/),
+      },
     });
     const session = await call(env, 'GET', `${GATEWAY_SESSION}/${res.body.data.session_id}`);
     expect(session.status).toBe(200);

@@ -41,7 +41,7 @@ export interface CheckoutKeyRecord {
 export interface GatewaySession {
   /** Session reference (`cs_...`), sent back on the redirect as `sessionRef`. */
   id: string;
-  /** Gateway payment reference (`PAY-...`). */
+  /** Gateway payment reference, `PAY-<YYYYMMDD>-<uuid>` as ramp payments' (../references.ts). */
   reference: string;
   /** Where the gateway attributes the payment: the key's organization, or (earlier routes) the selected one. */
   organization_id: string;

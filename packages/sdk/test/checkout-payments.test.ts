@@ -38,7 +38,7 @@ describe.each(MODES)('checkout.payments.create, %s', (_name, start) => {
       outcome: 'created',
       status: 201,
       idempotencyKey: expect.stringMatching(UUID),
-      data: { checkout_url: expect.any(String), reference: expect.stringMatching(/^PAY-\d{8}-[0-9A-F]{12}$/), session_id: expect.stringMatching(/^cs_[0-9a-f]{32}$/) },
+      data: { checkout_url: expect.any(String), reference: expect.stringMatching(/^PAY-\d{8}-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), session_id: expect.stringMatching(/^cs_[0-9a-f]{32}$/) },
     });
     if (result.outcome === 'in_progress') throw new Error('unexpected');
     expect(result.data.checkout_url).toBe(`${env.backend.urls.gateway}/checkout/${result.data.session_id}`);

@@ -9,6 +9,7 @@ import type { MockContext } from '../../context.js';
 import { checkoutSession, EVENT_FOR_STATUS, isPaid, type CheckoutSessionStatus } from '../../machines/checkout-session.js';
 import { transition } from '../../machines/machine.js';
 import { HttpError } from '../../http/errors.js';
+import { paymentReference } from '../../references.js';
 import type { GatewaySession } from '../../state/checkout.js';
 
 /** How long a customer can pay a session, seconds; afterwards a still `pending` session is gone (404). */
@@ -46,7 +47,7 @@ export async function createSession(ctx: MockContext, input: GatewayCreateInput)
   const id = `cs_${ctx.random.hex(16)}`;
   const session: GatewaySession = {
     id,
-    reference: `PAY-${iso(now).slice(0, 10).replace(/-/g, '')}-${ctx.random.hex(6).toUpperCase()}`,
+    reference: paymentReference(ctx),
     organization_id: input.organizationId,
     status: 'pending',
     amount: input.amount,

@@ -2,7 +2,7 @@ import type { MockContext } from '../../context.js';
 import type { CollectionRecord, PayoutRecord } from '../../mobile-money.js';
 import type { RampOrderRecord } from '../../state/ramp.js';
 import { enqueueDelivery } from '../../webhooks/deliver.js';
-import { paymentReference } from './references.js';
+import { paymentReference } from '../../references.js';
 
 export type PaymentEvent = 'payment.completed' | 'payment.failed';
 
@@ -10,7 +10,7 @@ export type PaymentEvent = 'payment.completed' | 'payment.failed';
 export interface PaymentWebhookBody {
   event: PaymentEvent;
   data: {
-    /** `PAY-<YYYYMMDD>-<uuid>`, one per fiat transaction. */
+    /** `PAY-<YYYYMMDD>-<uuid>`, one per fiat transaction (../../references.ts, as checkout's). */
     reference: string;
     /** `completed` or `failed`, as the event says. */
     status: 'completed' | 'failed';
