@@ -4,7 +4,9 @@
  * secret key) would reach whatever host `Location` names. Two real servers on 127.0.0.1: one
  * redirects, the other records what arrives.
  */
+import { Keypair } from '@stellar/stellar-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AnchorClient } from '../src/anchor/index.js';
 import { CheckoutClient } from '../src/clients/checkout.js';
 import { MerchantClient } from '../src/clients/merchant.js';
 import { RampClient } from '../src/clients/ramp.js';
@@ -67,6 +69,14 @@ describe('a redirect from the service', () => {
     expect(error).toBeInstanceOf(RedirectError);
     expect((error as RedirectError).location).toBe('/landing');
     expect(service.requests.map((r) => r.url)).toEqual(['/api/v1/ramp/kyc/initiate']);
+  });
+
+  it('is refused for the anchor too, from stellar.toml on (as the Stellar SDK reads it, with no redirects)', async () => {
+    const { attacker, service } = await redirectingPair(301);
+    const anchor = new AnchorClient({ anchorUrl: `${service.url}/anchor`, signer: Keypair.random() });
+    await expect(anchor.transfers.get('tx_1')).rejects.toBeInstanceOf(RedirectError);
+    expect(service.requests.map((r) => r.url)).toEqual(['/.well-known/stellar.toml']);
+    expect(attacker.requests).toEqual([]);
   });
 
   it('is refused when the client uses a fetch of its own that passes the request on', async () => {
