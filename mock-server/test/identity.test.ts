@@ -137,6 +137,20 @@ describe('one identity model for the widget backend and the anchor (standalone, 
     expect((await call(env, 'GET', `/anchor/customer?id=${id}`, { headers: bearer(token) })).status).toBe(200);
   });
 
+  it("adopts a wallet's own customer when a merchant opens a session for it, and keeps the wallet's access", async () => {
+    const wallet = Keypair.random();
+    const token = await signIn(env, wallet);
+    const put = await call(env, 'PUT', '/anchor/customer', { headers: bearer(token), body: { first_name: 'Yaw', last_name: 'Darko', email_address: 'yaw.darko@example.com' } });
+    const session = await openSession(env, other, put.body.id);
+    expect(session.merchant_id).toBe(other.merchant.id);
+    expect(env.backend.store.customers.get(put.body.id)).toMatchObject({ merchant_id: other.merchant.id, account: wallet.publicKey() });
+    expect((await call(env, 'POST', '/api/v1/widget/session', { headers: widget(shop), body: { user_id: put.body.id } })).status).toBe(404);
+    // The merchant now reaches it at the anchor with its fields from any account; the wallet still without.
+    const fields = { merchant_id: other.merchant.id, session_id: session.session_id, session_token: session.session_token, api_key: other.publicKey, user_id: put.body.id };
+    expect((await call(env, 'GET', `/anchor/customer?${new URLSearchParams(fields)}`, { headers: bearer(backend) })).body).toMatchObject({ id: put.body.id });
+    expect((await call(env, 'GET', `/anchor/customer?id=${put.body.id}`, { headers: bearer(token) })).status).toBe(200);
+  });
+
   it('attributes nothing to a merchant whose session has expired, and names no merchant by merchant_id alone', async () => {
     const fields = await merchantFields(env, shop);
     await advance(env, 30 * 60);
