@@ -166,10 +166,14 @@ describe.each(MODES)('SEP-1 and SEP-10 at the anchor, %s', (_name, start) => {
     it('answers 400 when the domain is malformed, unreachable, or its stellar.toml has no valid SIGNING_KEY', async () => {
       const account = Keypair.random().publicKey();
       const ask = (d: string) => call(env, 'GET', `/anchor/auth?account=${account}&client_domain=${encodeURIComponent(d)}`);
-      for (const bad of ['wallet.example/path', 'wallet.example:8443', 'http://wallet.example', `${'a'.repeat(60)}.example`]) {
+      for (const bad of ['wallet.example/path', 'wallet.example:8443', 'http://wallet.example', `${'a'.repeat(60)}.example`, 'x']) {
         const res = await ask(bad);
         expect(res.status, bad).toBe(400);
         expect(res.body.error).toMatch(/^client_domain: must be a domain name/);
+      }
+      // Reserved names are refused without a request: no test reaches beyond 127.0.0.1.
+      for (const reserved of ['wallet.example', 'wallet.test', 'wallet.invalid']) {
+        expect((await ask(reserved)).body).toEqual({ error: `client_domain: ${reserved} is a reserved name that serves no stellar.toml` });
       }
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -68,15 +68,18 @@ const webAuthDomain = (ctx: MockContext) => new URL(webAuthEndpoint(ctx)).hostna
 /** A client domain: a host name, with a port only for local ones; at most 64 bytes (a manage-data value). */
 const CLIENT_DOMAIN = /^(?=.{1,64}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/i;
 const isLocal = (domain: string) => /^(localhost|127\.0\.0\.1)(:\d+)?$/i.test(domain);
+/** Names that never serve a stellar.toml (RFC 2606, RFC 6761): refused without a request. */
+const RESERVED_TLD = /\.(example|invalid|test|local)$/i;
 
 /**
  * The SIGNING_KEY of a wallet's domain, from `https://<domain>/.well-known/stellar.toml`
  * (`http://` for localhost and 127.0.0.1, so that tests can serve one). 400 when it cannot be read.
  */
 async function clientDomainKey(domain: string): Promise<string> {
-  if (!CLIENT_DOMAIN.test(domain) || (domain.includes(':') && !isLocal(domain))) {
+  if (!CLIENT_DOMAIN.test(domain) || (!isLocal(domain) && (domain.includes(':') || !domain.includes('.')))) {
     throw badRequest('client_domain: must be a domain name (a port only on localhost or 127.0.0.1), at most 64 characters');
   }
+  if (RESERVED_TLD.test(domain)) throw badRequest(`client_domain: ${domain} is a reserved name that serves no stellar.toml`);
   let key: unknown;
   try {
     const toml = await StellarToml.Resolver.resolve(domain, { allowHttp: isLocal(domain), timeout: CLIENT_DOMAIN_TIMEOUT_MS });
