@@ -44,7 +44,7 @@ describe('a mock whose origin names the default port', () => {
   ])('writes %s as URL parsing does (%s) and answers the anchor there', async (origin, normalized) => {
     const backend = createMockBackend({ origin, clock: 'manual' });
     const server = setupServer(...backend.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen({ onUnhandledFrame: 'error' });
     try {
       expect(backend.urls).toMatchObject({ origin: normalized, anchor: `${normalized}/anchor`, control: `${normalized}/_mock` });
       const toml = await (await fetch(new URL('/.well-known/stellar.toml', origin))).text();
