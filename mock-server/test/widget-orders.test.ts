@@ -186,6 +186,18 @@ describe('POST /api/v1/widget/orders (standalone, 127.0.0.1)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 
+  it('answers 403 FORBIDDEN to a key without the permission for the transaction\'s direction', async () => {
+    const sell = await call(env, 'POST', '/api/v1/widget/withdraw/interactive', {
+      headers: { 'x-api-key': shop.secretKey },
+      body: { asset_code: 'USDC', user_id: shop.customerId, api_key: shop.publicKey, onchain_amount: 20 },
+    });
+    expect(sell.status, JSON.stringify(sell.body)).toBe(200);
+    const { key: buyOnly } = await createKey(env, shop.owner, { key_type: 'public', domains: [], permissions: ['onramp'] });
+    const res = await order(headersOf(buyOnly, await openSession(env, shop)), { transaction_id: sell.body.data.id, provider: 'mtn', phone: PHONE });
+    expectError(res, 403, 'FORBIDDEN');
+    expect((await status(sell.body.data.id)).transaction.status).toBe('incomplete');
+  });
+
   it('answers 422 QUOTE_EXPIRED when the transaction\'s SEP-38 quote ran out, and prices at a live one', async () => {
     // A customer at the anchor: a wallet signs in with its own key and sends the merchant fields.
     const wallet = Keypair.random();

@@ -1,7 +1,7 @@
 import { http, type HttpHandler } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
-import { findKey, findSession, rateLimit, requestOrigin, requireKey, type KeyAuth } from '../../http/auth.js';
+import { findKey, findSession, rateLimit, requestOrigin, requireKey, requirePermission, type KeyAuth } from '../../http/auth.js';
 import { readBody } from '../../http/body.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
@@ -54,17 +54,18 @@ async function requireOrderKey(ctx: MockContext, request: Request): Promise<KeyA
  * order as the order list shows it and the SEP-24 transaction, now `pending_user_transfer_start`.
  *
  * Refusals change nothing: 401 UNAUTHORIZED (key, as on every widget endpoint, or session),
- * 400 MISSING_HEADER (a session or idempotency header), 400
- * VALIDATION_ERROR, 404 NOT_FOUND (a transaction not the session's), 409 DUPLICATE_ORDER (the
- * idempotency key confirmed an order before), 409 INVALID_STATE (the form is finished), 403
- * KYC_NOT_APPROVED, 422 PHONE_NOT_VERIFIED, 422 QUOTE_EXPIRED, 422 AMOUNT_OUT_OF_RANGE.
+ * 400 MISSING_HEADER (a session or idempotency header), 400 VALIDATION_ERROR, 404 NOT_FOUND
+ * (a transaction not the session's), 403 FORBIDDEN (a key without the `onramp` or `offramp`
+ * permission), 409 DUPLICATE_ORDER (the idempotency key confirmed an order before), 409
+ * INVALID_STATE (the form is finished), 403 KYC_NOT_APPROVED, 422 PHONE_NOT_VERIFIED, 422
+ * QUOTE_EXPIRED, 422 AMOUNT_OUT_OF_RANGE.
  */
 export function orderHandlers(ctx: MockContext): HttpHandler[] {
   return [
     http.post(
       `${ctx.urls.base}/api/v1/widget/orders`,
       route(ctx, 'envelope', async ({ request }) => {
-        const { merchant } = await requireOrderKey(ctx, request);
+        const { merchant, key } = await requireOrderKey(ctx, request);
         for (const name of REQUIRED_HEADERS) {
           if (!request.headers.get(name)?.trim()) throw new HttpError(400, 'MISSING_HEADER', `the ${name} header is required`);
         }
@@ -79,6 +80,7 @@ export function orderHandlers(ctx: MockContext): HttpHandler[] {
         // From here on nothing awaits before the key is taken, so one key confirms one order.
         const tx = findTransaction(ctx, body.transaction_id);
         if (!tx || tx.merchant_id !== merchant.id || tx.customer_id !== session.user_id) throw notFound('transaction');
+        requirePermission(key, tx.kind === 'deposit' ? 'onramp' : 'offramp');
         const keyId = `${merchant.id} ${idempotencyKey}`;
         const used = ctx.store.anchor.orderKeys.get(keyId);
         if (used !== undefined) throw new HttpError(409, 'DUPLICATE_ORDER', `this X-Idempotency-Key was already used for transaction ${used}`);
