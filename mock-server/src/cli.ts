@@ -4,6 +4,7 @@
  *   sikaramp-mock --port 4010 [--host 127.0.0.1] [--clock manual|real] [--seed N] [--start ISO]
  *                 [--network testnet|public] [--auto-advance] [--log]
  *                 [--cors-origin URL]... [--control-origin URL]... [--control-token TOKEN]
+ * The control token may come from SIKARAMP_MOCK_CONTROL_TOKEN instead, out of the process list.
  */
 import { parseArgs } from 'node:util';
 import { startMockServer } from './server.js';
@@ -54,7 +55,8 @@ if (values.start !== undefined && !Number.isFinite(Date.parse(values.start))) fa
 for (const origin of [...values['cors-origin'], ...values['control-origin']]) {
   if (!URL.canParse(origin) || new URL(origin).origin === 'null') fail(`not an origin: ${origin}`);
 }
-if (values['control-token'] !== undefined && values['control-token'].length < 16) fail('--control-token must be at least 16 characters');
+const controlToken = values['control-token'] ?? (process.env.SIKARAMP_MOCK_CONTROL_TOKEN || undefined);
+if (controlToken !== undefined && controlToken.length < 16) fail('--control-token must be at least 16 characters');
 
 const server = await startMockServer({
   port,
@@ -65,7 +67,7 @@ const server = await startMockServer({
   network: values.network,
   corsOrigins: values['cors-origin'],
   controlOrigins: values['control-origin'],
-  ...(values['control-token'] === undefined ? {} : { controlToken: values['control-token'] }),
+  ...(controlToken === undefined ? {} : { controlToken }),
   autoAdvance: values['auto-advance'],
   log: values.log,
 }).catch((error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.message));
@@ -91,7 +93,7 @@ console.log(`Sikaramp mock server listening on ${server.url} (clock: ${values.cl
   anchor (SEP-10/12/24)       ${u.anchor}   (stellar.toml: ${u.origin}/.well-known/stellar.toml)
   earlier gateway routes      ${u.gateway}
   interactive page            ${u.interactive}
-  control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...${values['control-token'] === undefined ? '' : '; needs the control token'})
+  control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...${controlToken === undefined ? '' : '; needs the control token'})
 Try:
   curl -s -X POST ${u.base}/api/v1/merchant/register -H 'content-type: application/json' \\
     -d '{"name":"Demo","legal_name":"Demo Ltd","email":"demo@example.com","password":"correct horse"}'

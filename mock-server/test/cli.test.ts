@@ -23,8 +23,8 @@ interface Running {
 
 const children = new Set<ChildProcessWithoutNullStreams>();
 
-function run(args: string[]) {
-  const proc = spawn(process.execPath, [bundle, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+function run(args: string[], env: Record<string, string> = {}) {
+  const proc = spawn(process.execPath, [bundle, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env } });
   children.add(proc);
   let stdout = '';
   let stderr = '';
@@ -40,8 +40,8 @@ function run(args: string[]) {
 }
 
 /** Starts the CLI and waits for the URL it prints. */
-async function startCli(args: string[]): Promise<Running> {
-  const child = run(args);
+async function startCli(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const child = run(args, env);
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = child.stdout().match(/listening on (http:\/\/\S+)/);
@@ -166,6 +166,16 @@ describe('sikaramp-mock CLI', () => {
     expect(named.status).toBe(200);
     expect(named.headers.get('access-control-allow-origin')).toBe('http://dash.localhost:5173');
     expect((await fetch(`${cli.url}/_mock/clock`, { headers: { origin: 'https://evil.example', 'x-mock-control-token': token } })).status).toBe(403);
+    cli.proc.kill('SIGTERM');
+    await cli.exit;
+  });
+
+  it('takes the control token from SIKARAMP_MOCK_CONTROL_TOKEN, out of the process list', async () => {
+    const token = 'env-'.padEnd(24, 'y');
+    const cli = await startCli(['--port', '0'], { SIKARAMP_MOCK_CONTROL_TOKEN: token });
+    expect(cli.stdout()).toContain('needs the control token');
+    expect((await fetch(`${cli.url}/_mock/clock`)).status).toBe(401);
+    expect((await fetch(`${cli.url}/_mock/clock`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     cli.proc.kill('SIGTERM');
     await cli.exit;
   });
