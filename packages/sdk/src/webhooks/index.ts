@@ -1,6 +1,7 @@
 /**
  * @sikaramp/sdk/webhooks: verify, sign and de-duplicate Sikaramp webhooks. Web Crypto only;
- * loads neither ky, zod nor @stellar/stellar-sdk.
+ * loads neither ky, zod nor @stellar/stellar-sdk. Order webhooks do not sign their timestamp,
+ * so de-duplicate in a store that survives a restart (`@sikaramp/sdk/webhooks/sqlite`).
  *
  * ```ts
  * import { verifyWebhook } from '@sikaramp/sdk/webhooks';
