@@ -157,3 +157,30 @@ describe.each(MODES)('ramp order expiry and late payments, %s', (_name, start) =
     expect(await getOrder(env, m, order.reference)).toMatchObject({ status: 'crypto_pending', refunds: [] });
   });
 });
+
+describe.each(MODES)('ramp order expiry from quote_locked (a rate lock shorter than the 2 s before payment starts), %s', (_name, start) => {
+  let env: MockEnv;
+  beforeAll(async () => {
+    env = await start({ seed: 42, rateLifetimeSeconds: 1 });
+  });
+  afterAll(() => env.close());
+
+  it('moves quote_locked -> expired when the rate lock ends first; no prompt is sent and nothing is awaited', async () => {
+    const m = await rampMerchant(env);
+    const onramp = await placeOrder(env, m);
+    const offramp = await placeOrder(env, m, { type: 'offramp' });
+    for (const order of [onramp, offramp]) expect(await statusOf(env, m, order.reference)).toBe('quote_locked');
+    await advance(env, 1);
+    for (const order of [onramp, offramp]) {
+      expect(await getOrder(env, m, order.reference)).toMatchObject({ status: 'expired', expires_at: order.expires_at, failure_reason: null });
+    }
+    await advance(env, 5);
+    for (const order of [onramp, offramp]) expect(await statusOf(env, m, order.reference)).toBe('expired');
+    expect((await call(env, 'GET', `/_mock/ramp/orders/${onramp.reference}`)).body.rails.collections).toEqual([]);
+    // Without a prompt there is nothing to approve.
+    expectError(await call(env, 'POST', `/_mock/mobile-money/${onramp.reference}/approve`), 404, 'NOT_FOUND');
+    // USDC that comes anyway is late: refunded to its wallet.
+    await payDeposit(env, offramp, Keypair.random().publicKey());
+    expect(await statusOf(env, m, offramp.reference)).toBe('crypto_refunded');
+  });
+});

@@ -82,6 +82,16 @@ describe.each(MODES)('ramp payment webhooks, %s', (_name, start) => {
     });
   });
 
+  it('sends no payment webhook for a prompt nobody answered: the order expires and the prompt times out, no money moved', async () => {
+    const m = await subscribed();
+    const order = await placeOrder(env, m);
+    await advance(env, 300);
+    expect(await statusOf(env, m, order.reference)).toBe('expired');
+    await advance(env, 120);
+    expect(await deliveries(m)).toEqual([]);
+    expect(receiver.received).toEqual([]);
+  });
+
   it('sends payment.failed for a failed payout attempt and payment.completed for the one that succeeds', async () => {
     const m = await subscribed();
     const order = await placeOrder(env, m, { type: 'offramp', fiat_amount: 42.1 });
