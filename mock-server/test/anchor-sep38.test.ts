@@ -4,6 +4,7 @@
  * deposits and withdrawals priced at a quote. Expiry is reached by advancing the manual clock.
  */
 import { Keypair, StellarToml } from '@stellar/stellar-sdk';
+import { SigningKeypair, Types, Wallet } from '@stellar/typescript-wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
 import { advance, signIn } from './helpers/interactive.js';
@@ -65,6 +66,20 @@ describe('SEP-38 at the anchor (standalone, 127.0.0.1)', () => {
     const host = new URL(env.origin).host;
     const toml = await StellarToml.Resolver.resolve(host, { allowHttp: true });
     expect(toml.ANCHOR_QUOTE_SERVER).toBe(`${env.origin}/anchor/sep38`);
+  });
+
+  it('is read by @stellar/typescript-wallet-sdk as a wallet reads any anchor: stellar.toml, info, prices, price and a firm quote', async () => {
+    const anchor = Wallet.TestNet().anchor({ homeDomain: new URL(env.origin).host, allowHttp: true });
+    const account = SigningKeypair.fromSecret(Keypair.random().secret());
+    const sep38 = anchor.sep38(await (await anchor.sep10()).authenticate({ accountKp: account }));
+    const info = await sep38.info();
+    const usdcAsset = info.assets.find((a) => a.asset.startsWith('stellar:USDC:'))!.asset;
+    expect((await sep38.prices({ sellAsset: GHS, sellAmount: '100' })).buy_assets).toEqual([{ asset: usdcAsset, price: expect.any(String), decimals: 7 }]);
+    const price = await sep38.price({ sellAsset: usdcAsset, buyAsset: GHS, sellAmount: '20', context: Types.Sep38PriceContext.SEP24 });
+    expect(price).toMatchObject({ sell_amount: '20.00', fee: { asset: GHS } });
+    const quote = await sep38.requestQuote({ sell_asset: GHS, buy_asset: usdcAsset, sell_amount: '100', context: Types.Sep38PriceContext.SEP24 } as Types.Sep38PostQuoteParams);
+    expect(Object.keys(quote).sort()).toEqual(QUOTE_FIELDS);
+    expect(await sep38.getQuote(quote.id)).toEqual(quote);
   });
 
   it('GET /info lists USDC and the cedi with its one delivery method and country, no token needed', async () => {
