@@ -102,9 +102,9 @@ function beginPayment(ctx: MockContext, order: RampOrderRecord): void {
 }
 
 /**
- * Control: the user answers the prompt of the on-ramp order with this id or reference. If
- * the order is still `quote_locked`, the service sends the prompt first (as it would
- * START_SECONDS after creation), so a test can answer right after creating the order.
+ * For the control calls that answer a prompt: when the on-ramp order with this id or
+ * reference is still `quote_locked`, the service sends its prompt now rather than
+ * START_SECONDS after creation, so a test can answer right after creating the order.
  */
 export function sendPromptNow(ctx: MockContext, idOrReference: string): void {
   const order =
