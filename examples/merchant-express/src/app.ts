@@ -1,6 +1,7 @@
 /**
  * The merchant backend as an Express 5 app. Order matters: the webhook routes come first,
- * with their raw-body parser, before anything that parses JSON (see routes/webhooks.ts).
+ * with their raw-body parser, before anything that parses JSON (see routes/webhooks.ts), and
+ * before the check that every other change comes from this shop's own pages (same-origin.ts).
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { ApiError, ValidationError, type WaitClock } from '@sikaramp/sdk';
@@ -13,6 +14,7 @@ import { rampOrderRoutes } from './routes/ramp-order.ts';
 import { testModeRoutes } from './routes/test-mode.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { widgetRoutes } from './routes/widget.ts';
+import { sameOrigin } from './same-origin.ts';
 
 export interface AppDeps {
   config: Config;
@@ -33,6 +35,7 @@ export function createApp({ config, db, feed, widgetFiles, waitClock }: AppDeps)
   const transactions = new Set<string>();
 
   app.use(webhookRoutes({ config, db, feed }));
+  app.use(sameOrigin(config));
   app.use(widgetRoutes({ config, transactions, clock: waitClock }));
   app.use(checkoutRoutes({ config, db }));
   app.use(rampOrderRoutes({ config, feed, clock: waitClock }));

@@ -4,12 +4,20 @@
  * transaction, so a redelivered event, two deliveries at once, or a restart between them can
  * never ship twice.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 export interface Order {
+  /** This database's number for it, shown to the customer ("Order 7"); never used to look it up from outside. */
   id: number;
+  /**
+   * How the order is named everywhere outside this database: its URLs, the payment's
+   * `meta.order_id` and idempotency key. Random (a UUID), so that nobody reaches another
+   * customer's order by counting.
+   */
+  token: string;
   /** Smallest currency unit (pesewas for GHS). */
   amount: number;
   currency: string;
@@ -34,13 +42,14 @@ export type FulfilResult =
 
 export interface ShopDb {
   createOrder(input: { amount: number; currency: string; description: string }): Order;
-  getOrder(id: number): Order | undefined;
+  /** The order with this token; an order number or anything else finds none. */
+  getOrder(token: string): Order | undefined;
   attachCheckout(id: number, session: { session_id?: string; reference?: string; checkout_url: string }): void;
   /**
    * Marks the order paid and ships it, once: keyed on the webhook event id, in one transaction
    * with the shipment. `check` runs inside the transaction and may refuse (amount mismatch).
    */
-  fulfil(eventId: string, orderId: number, check: (order: Order) => string | undefined): FulfilResult;
+  fulfil(eventId: string, token: string, check: (order: Order) => string | undefined): FulfilResult;
   /**
    * Records a webhook event id; false when it was recorded before (a redelivery). For events
    * that are only logged, not fulfilled.
@@ -58,6 +67,7 @@ export function openShopDb(path: string, now: () => Date = () => new Date()): Sh
     PRAGMA journal_mode = WAL;
     CREATE TABLE IF NOT EXISTS orders (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
+      token TEXT,
       amount INTEGER NOT NULL,
       currency TEXT NOT NULL,
       description TEXT NOT NULL,
@@ -79,24 +89,29 @@ export function openShopDb(path: string, now: () => Date = () => new Date()): Sh
       shipped_at TEXT NOT NULL
     );
   `);
-  const insertOrder = db.prepare('INSERT INTO orders (amount, currency, description, created_at) VALUES (?, ?, ?, ?) RETURNING *');
-  const selectOrder = db.prepare('SELECT * FROM orders WHERE id = ?');
+  // A file from before orders had tokens gains the column; its older orders have none, so no URL reaches them.
+  if (!(db.prepare('PRAGMA table_info(orders)').all() as { name: string }[]).some((c) => c.name === 'token')) {
+    db.exec('ALTER TABLE orders ADD COLUMN token TEXT');
+  }
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS orders_token ON orders (token)');
+  const insertOrder = db.prepare('INSERT INTO orders (token, amount, currency, description, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *');
+  const selectOrder = db.prepare('SELECT * FROM orders WHERE token = ?');
   const updateCheckout = db.prepare('UPDATE orders SET session_id = ?, reference = ?, checkout_url = ? WHERE id = ?');
   const claimEvent = db.prepare('INSERT INTO webhook_events (event_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING');
   const markPaid = db.prepare("UPDATE orders SET status = 'paid', paid_at = ? WHERE id = ? AND status = 'pending'");
   const ship = db.prepare('INSERT INTO shipments (order_id, event_id, shipped_at) VALUES (?, ?, ?)');
   const countShipments = db.prepare('SELECT COUNT(*) AS n FROM shipments WHERE order_id = ?');
 
-  const getOrder = (id: number) => selectOrder.get(id) as Order | undefined;
+  const getOrder = (token: string) => selectOrder.get(token) as Order | undefined;
   const at = () => now().toISOString();
 
   return {
-    createOrder: ({ amount, currency, description }) => insertOrder.get(amount, currency, description, at()) as unknown as Order,
+    createOrder: ({ amount, currency, description }) => insertOrder.get(randomUUID(), amount, currency, description, at()) as unknown as Order,
     getOrder,
     attachCheckout(id, session) {
       updateCheckout.run(session.session_id ?? null, session.reference ?? null, session.checkout_url, id);
     },
-    fulfil(eventId, orderId, check) {
+    fulfil(eventId, token, check) {
       db.exec('BEGIN IMMEDIATE');
       try {
         // The event id first: a redelivery stops here, before anything else is read or written.
@@ -104,14 +119,14 @@ export function openShopDb(path: string, now: () => Date = () => new Date()): Sh
           db.exec('ROLLBACK');
           return { outcome: 'duplicate' };
         }
-        const order = getOrder(orderId);
-        const refusal = order ? check(order) : `no order ${orderId}`;
+        const order = getOrder(token);
+        const refusal = order ? check(order) : `no order ${token}`;
         let result: FulfilResult;
-        if (refusal) result = { outcome: 'ignored', reason: refusal };
-        else if (markPaid.run(at(), orderId).changes === 0) result = { outcome: 'ignored', reason: `order ${orderId} was already paid` };
+        if (!order || refusal) result = { outcome: 'ignored', reason: refusal! };
+        else if (markPaid.run(at(), order.id).changes === 0) result = { outcome: 'ignored', reason: `order ${token} was already paid` };
         else {
-          ship.run(orderId, eventId, at());
-          result = { outcome: 'fulfilled', order: getOrder(orderId)! };
+          ship.run(order.id, eventId, at());
+          result = { outcome: 'fulfilled', order: getOrder(token)! };
         }
         db.exec('COMMIT');
         return result;

@@ -108,7 +108,11 @@ for (const flow of ['buy', 'sell']) {
 }
 
 $('sell-pay')?.addEventListener('click', async () => {
-  const res = await fetch('/api/test/sell/' + encodeURIComponent($('sell-deposit').dataset.id) + '/pay', { method: 'POST' });
+  const res = await fetch('/api/test/sell/' + encodeURIComponent($('sell-deposit').dataset.id) + '/pay', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const body = await res.json();
   $('sell-paid').textContent = res.ok ? 'Sent ' + body.amount + ' USDC with memo ' + body.memo + '.' : body.error;
 });

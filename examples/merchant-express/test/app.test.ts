@@ -167,23 +167,23 @@ describe('order webhooks: the raw body', () => {
 describe('checkout', () => {
   const checkout = () => new CheckoutClient({ baseUrl: world.mock.url, apiKey: world.config.checkoutApiKey });
 
-  /** Creates an order through the shop's form; returns its id, session and the hosted page. */
+  /** Creates an order through the shop's form; returns its token (the id the service knows), session and the hosted page. */
   async function buyShirt() {
     const res = await world.shopFetch('/checkout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     expect(res.status).toBe(303);
     const checkoutUrl = new URL(res.headers.get('location')!);
     expect(checkoutUrl.origin).toBe(world.mock.url);
     const sessionId = checkoutUrl.pathname.split('/').at(-1)!;
-    // The shop put its order id in the payment's meta.
+    // The shop put its order's token in the payment's meta.
     const verification = await checkout().payments.verify(sessionId);
     if (verification.outcome === 'unknown') throw verification.error;
-    const orderId = Number(verification.session.meta?.order_id);
+    const orderId = String(verification.session.meta?.order_id);
     expect(await order(orderId)).toMatchObject({ session_id: sessionId, status: 'pending', amount: PRODUCT.amount, shipments: 0 });
     return { orderId, sessionId };
   }
-  const returnPage = async (orderId: number, sessionRef: string) =>
+  const returnPage = async (orderId: string, sessionRef: string) =>
     (await world.shopFetch(`/checkout/return?order=${orderId}&sessionRef=${encodeURIComponent(sessionRef)}`)).text();
-  const order = async (id: number) => (await (await world.shopFetch(`/api/orders/${id}`)).json()) as any;
+  const order = async (id: string) => (await (await world.shopFetch(`/api/orders/${id}`)).json()) as any;
 
   it('says paid only after the server verified it, and ships only on the signed webhook', async () => {
     const { orderId, sessionId } = await buyShirt();

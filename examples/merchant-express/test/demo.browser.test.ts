@@ -157,7 +157,7 @@ describe('the demo in a browser', () => {
     await page.waitForURL(/\/checkout\/return\?/);
     expect(await page.locator('#verdict').textContent()).toBe('Paid: 25.00 GHS, confirmed by Sikaramp.');
     await expect.poll(() => page.locator('#fulfilment').textContent(), WAIT).toBe('shipped (from the signed webhook, 1 shipment)');
-    expect(lines).toContainEqual(expect.stringMatching(/^order \d+ fulfilled \(event evt_.+\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^order [\da-f-]{36} fulfilled \(event evt_.+\)$/));
     await page.goto(demo.url);
   });
 

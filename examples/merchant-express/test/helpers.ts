@@ -22,7 +22,7 @@ export interface World {
   lines: string[];
   /** A control call to the mock (`/_mock/...`); returns the JSON body, throws on non-2xx. */
   control(method: string, path: string, body?: unknown): Promise<any>;
-  /** A request to the shop, not following redirects. */
+  /** A request to the shop, not following redirects, with the `Origin` the shop's own page sends. */
   shopFetch(path: string, init?: RequestInit): Promise<Response>;
   /** Stops the shop and starts it again on the same port and SQLite file. */
   restart(): Promise<void>;
@@ -67,7 +67,8 @@ export async function startWorld(): Promise<World> {
     shop: await start(first),
     lines,
     control,
-    shopFetch: (path, init) => fetch(`${config.publicUrl}${path}`, { redirect: 'manual', ...init }),
+    shopFetch: (path, init) =>
+      fetch(`${config.publicUrl}${path}`, { redirect: 'manual', ...init, headers: { origin: new URL(config.publicUrl).origin, ...(init?.headers as Record<string, string>) } }),
     async restart() {
       await world.shop.close();
       world.shop = await start(await listen(port));

@@ -24,11 +24,12 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
         amount: order.amount,
         currency: order.currency,
         recipient: { name: `${config.customer.firstName} ${config.customer.lastName}`, email: 'ama@example.com' },
-        redirect_url: `${config.publicUrl}/checkout/return?order=${order.id}`,
-        meta: { order_id: String(order.id) },
+        // The order's token, never its number: this URL shows the order to whoever holds it.
+        redirect_url: `${config.publicUrl}/checkout/return?order=${order.token}`,
+        meta: { order_id: order.token },
       },
-      // Your order id as the key: a retry, a double click or a second process makes no second payment.
-      { idempotencyKey: `order-${order.id}` },
+      // Your order as the key: a retry, a double click or a second process makes no second payment.
+      { idempotencyKey: `order-${order.token}` },
     );
     if (created.outcome === 'in_progress') {
       return void res.status(202).send(layout('Checkout', '<p>Your payment is being prepared. <a href="">Try again</a> in a moment.</p>'));
@@ -38,7 +39,7 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
   });
 
   router.get('/checkout/return', async (req, res) => {
-    const order = db.getOrder(Number(req.query.order));
+    const order = db.getOrder(String(req.query.order));
     if (!order) return void res.status(404).send(layout('Checkout', '<p>No such order.</p>'));
     const sessionRef = checkout.payments.fromRedirect(req.originalUrl);
     // Only this order's own session counts, whatever the URL says.
@@ -49,8 +50,9 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
     res.send(layout(`Order ${order.id}`, returnPage(order, result)));
   });
 
-  router.get('/api/orders/:id', (req, res) => {
-    const order = db.getOrder(Number(req.params.id));
+  // By token only: an order number (1, 2, 3, …) finds nothing, so nobody lists other customers' orders.
+  router.get('/api/orders/:token', (req, res) => {
+    const order = db.getOrder(req.params.token);
     if (!order) return void res.status(404).json({ error: 'no such order' });
     res.json({ ...order, shipments: db.shipments(order.id) });
   });
@@ -75,7 +77,7 @@ ${verdict}
 <p><a href="/">Back to the shop</a></p>
 <script type="module">
   for (let i = 0; i < 60 && ${paid}; i++) {
-    const order = await (await fetch('/api/orders/${order.id}')).json();
+    const order = await (await fetch('/api/orders/${order.token}')).json();
     if (order.status === 'paid') {
       document.getElementById('fulfilment').textContent = 'shipped (from the signed webhook, ' + order.shipments + ' shipment)';
       break;

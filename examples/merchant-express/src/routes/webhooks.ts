@@ -70,7 +70,8 @@ export function webhookRoutes({ config, db, feed }: { config: Config; db: ShopDb
       return void res.status(400).json({ error: error.reason });
     }
     const { data } = event;
-    const orderId = Number(data.meta.order_id);
+    // The order's token (see routes/checkout.ts).
+    const orderId = String(data.meta.order_id);
     const amount = `${(data.final_amount / 100).toFixed(2)} ${data.currency}`;
     if (event.type !== 'payment.succeeded' || !isPaidStatus(data.status)) {
       const fresh = db.recordEvent(event.id);
