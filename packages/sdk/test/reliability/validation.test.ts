@@ -123,6 +123,26 @@ const idempotencyKey = (max: number) =>
     ...LONE_SURROGATES,
   ]);
 const isoTime = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true });
+/** A SEP-38 asset identifier. */
+const sep38Asset = pattern(fc.constantFrom('iso4217:GHS', 'stellar:USDC:GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN'), [
+  'GHS',
+  'iso4217:ghs',
+  'iso4217:GHS ',
+  'stellar:USDC',
+  'stellar:USDC:GABC',
+  'ＧＨＳ',
+]);
+const sep38Price = {
+  sell_asset: sep38Asset,
+  buy_asset: sep38Asset,
+  sell_amount: anchorAmount,
+  context: optional(enumOf(['sep6', 'sep24', 'sep31'], ['SEP24', 'sep-24', 'sep12', ''])),
+  sell_delivery_method: optional(text(40)),
+  country_code: optional(text(6)),
+  api_key: optional(text(200)),
+};
+/** A session id or token: sent in a header, so printable ASCII. */
+const sessionValue = pattern(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), ['a\nb', ' s', 's ', 'ключ', 'x'.repeat(201)]);
 
 interface ObjectCase {
   /** `client.resource.method`. */
@@ -364,6 +384,38 @@ const OBJECT_CASES: ObjectCase[] = [
     route: ['PUT', '/anchor/customer'],
   },
   {
+    name: 'widget.orders.create',
+    input: object({
+      session: nested(object({ session_id: sessionValue, session_token: sessionValue }, { loose: true })),
+      transaction_id: text(100),
+      provider: text(40),
+      phone: intlPhone,
+      amount: optional(positiveAmount(cedis(0.01))),
+      destination_address: optional(gAddress),
+      quote_id: optional(text(100)),
+    }),
+    call: (c, input) => c.widget.orders.create(input as never),
+    route: ['POST', '/api/v1/widget/orders'],
+  },
+  {
+    name: 'anchor.quotes.prices',
+    input: object({ sell_asset: sep38Asset, sell_amount: optional(anchorAmount), country_code: optional(text(6)) }),
+    call: (c, input) => c.anchor.quotes.prices(input as never),
+    route: ['GET', '/anchor/sep38/prices'],
+  },
+  {
+    name: 'anchor.quotes.price',
+    input: object(sep38Price),
+    call: (c, input) => c.anchor.quotes.price(input as never),
+    route: ['GET', '/anchor/sep38/price'],
+  },
+  {
+    name: 'anchor.quotes.create',
+    input: object({ ...sep38Price, expire_after: optional(pattern(isoTime.map((d) => d.toISOString()), ['2026-01-01', '2026-13-01T00:00:00Z', 'tomorrow'])) }),
+    call: (c, input) => c.anchor.quotes.create(input as never),
+    route: ['POST', '/anchor/sep38/quote'],
+  },
+  {
     name: 'anchor.transfers.deposit',
     input: anchorInteractive,
     call: (c, input) => c.anchor.transfers.deposit(input as never),
@@ -442,6 +494,7 @@ const ID_CASES: IdCase[] = [
   { name: 'anchor.transfers.get', call: (c, id) => c.anchor.transfers.get(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
   { name: 'anchor.transfers.watch', call: (c, id) => c.anchor.transfers.watch(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
   { name: 'anchor.watchTransaction', call: (c, id) => c.anchor.watchTransaction(id as string), method: 'GET', at: { path: '/anchor/transaction', query: 'id' } },
+  { name: 'anchor.quotes.get', call: (c, id) => c.anchor.quotes.get(id as string), method: 'GET', at: { before: '/anchor/sep38/quote/' } },
 ];
 
 /** What no id may be, on any route: they would be empty, reach another route, or not be text. */
