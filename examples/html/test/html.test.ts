@@ -38,11 +38,13 @@ it('opens the buy flow from a plain HTML page that imports the widget from a CDN
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
 
-  // The page, with the demo merchant's public key and mock server in place of the placeholders.
+  // The page, with the demo merchant's public key, mock server and customer wallet in place of the placeholders.
   await page.route(`${demo.url}/index.html`, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: HTML.replace('YOUR_PUBLIC_KEY', demo.config.publicKey).replace('http://127.0.0.1:4010', demo.config.baseUrl),
+      body: HTML.replace('YOUR_PUBLIC_KEY', demo.config.publicKey)
+        .replace('http://127.0.0.1:4010', demo.config.baseUrl)
+        .replace('CUSTOMER_STELLAR_ADDRESS', demo.config.customer.wallet),
     }),
   );
   // The CDN's module and its chunks: the same package, bundled by the shop.
