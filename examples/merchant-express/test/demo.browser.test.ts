@@ -164,7 +164,11 @@ describe('the demo in a browser', () => {
   it('follows a server-side on-ramp order to completed on the page', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Create the order' }).click();
     await expect.poll(async () => (await statuses('ramp-statuses')).at(-1), WAIT).toBe('completed');
-    expect((await statuses('ramp-statuses')).slice(0, 2)).toEqual(['quote_locked', 'fiat_pending']);
+    // The rate is locked for 2 s before the prompt, which approves itself a second later: the
+    // order's polling may miss a short status, never reorder one.
+    const seen = (await statuses('ramp-statuses')).map((status) => ['quote_locked', 'fiat_pending', 'fiat_confirmed', 'crypto_sending', 'completed'].indexOf(status!));
+    expect(seen[0]).toBe(0);
+    expect(seen).toEqual([...new Set(seen)].filter((i) => i >= 0).sort());
     expect(lines).toContainEqual(expect.stringMatching(/^ramp order RMP-\S+ finished: completed, [\d.]+ USDC sent$/));
   });
 });
