@@ -175,6 +175,9 @@ describe('one identity model for the widget backend and the anchor (standalone, 
       body: { asset_code: 'USDC', user_id: shop.customer.id, api_key: shop.publicKey },
     });
     expect(viaWidget.body.data.url).toMatch(/\/interactive\?token=[0-9a-f]{48}$/);
+    // The control API names the account each transaction belongs to.
+    expect(env.backend.control.anchor.transaction(mine.body.id).account).toBe(backendKeys.publicKey());
+    expect((await call(env, 'GET', `/_mock/transactions/${viaWidget.body.data.id}`)).body.account).toBe(shop.merchant.stellar_public_key);
     const stranger = await signIn(env, Keypair.random());
     for (const [token, id] of [
       [stranger, mine.body.id],

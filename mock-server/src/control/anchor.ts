@@ -4,8 +4,9 @@
  *        finishes the interactive form as the customer would: sends the OTP to the phone,
  *        reads it and enters it, then confirms (amount: GHS for a deposit, USDC for a withdrawal)
  *   GET  /_mock/transactions[?status=]   every transaction, newest first
- *   GET  /_mock/transactions/{id}        one transaction, with its order, prompt and payout ids and
- *                                        the number of payout attempts (refunds are in the transaction)
+ *   GET  /_mock/transactions/{id}        one transaction, with the account that started it, its order,
+ *                                        prompt and payout ids and the number of payout attempts (refunds
+ *                                        are in the transaction)
  */
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
@@ -39,6 +40,8 @@ export function anchorControl(ctx: MockContext) {
   };
   const detail = (tx: TransactionRecord) => ({
     transaction: transactionView(ctx, tx),
+    /** The SEP-10 `sub` that started it: the only account GET /transaction answers. */
+    account: tx.account,
     merchant_id: tx.merchant_id,
     customer_id: tx.customer_id,
     order_id: tx.order_id,
