@@ -69,8 +69,8 @@ export function interactiveHandlers(ctx: MockContext): HttpHandler[] {
         throw badRequest('api_key: must be an active public key of this merchant');
       }
       const customer = findAcceptedCustomer(ctx, merchant.id, body.user_id);
-      const unadopt = adoptCustomer(customer, merchant.id);
       const { client, session, undo } = await actAsMerchant(ctx, merchant, customer.id);
+      const unadopt = adoptCustomer(customer, merchant.id);
       const amount = 'fiat_amount' in body ? body.fiat_amount : 'onchain_amount' in body ? body.onchain_amount : undefined;
       const result = await startInteractive(
         ctx,
