@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Shared by the README's two commands and .ci/run: brings Node 22.12+ and pnpm from the
-# npm registry when the machine lacks them, then installs the workspace from the lockfile.
-# Source it (`. scripts/bootstrap.sh`) so that PATH carries over.
+# Shared by the README's two commands and .ci/run: brings Node and pnpm when the machine lacks
+# Node 22.12+ or pnpm, then installs the workspace from its lockfile. Source it
+# (`. scripts/bootstrap.sh`) so that PATH carries over.
+#
+# Nothing is installed by version range or outside a lockfile: the toolchain comes from
+# scripts/toolchain/package-lock.json (exact versions, each tarball checked against its
+# integrity by `npm ci`, no install scripts run), the workspace from pnpm-lock.yaml with
+# --frozen-lockfile. A lockfile that does not match its package.json is an error to fix.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
-NODE_SPEC="node@24"
-PNPM_SPEC="pnpm@10.34.9"
+LOCK="$ROOT/scripts/toolchain/package-lock.json"
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&
@@ -14,10 +18,14 @@ node_ok() {
 }
 
 if ! node_ok || ! command -v pnpm >/dev/null 2>&1; then
-  if [ ! -x "$TOOLS/node_modules/.bin/node" ] || [ ! -x "$TOOLS/node_modules/.bin/pnpm" ]; then
-    echo "bootstrap: installing $NODE_SPEC and $PNPM_SPEC into .tools/ (from the npm registry)"
+  # .tools holds a copy of the lockfile it was installed from: another one means install again.
+  if ! cmp -s "$LOCK" "$TOOLS/package-lock.json" || [ ! -x "$TOOLS/node_modules/.bin/node" ] || [ ! -x "$TOOLS/node_modules/.bin/pnpm" ]; then
+    echo "bootstrap: installing Node and pnpm into .tools/ (npm ci from scripts/toolchain/package-lock.json)"
     mkdir -p "$TOOLS"
-    npm install --prefix "$TOOLS" --no-save --no-audit --no-fund --loglevel=error "$NODE_SPEC" "$PNPM_SPEC" >/dev/null
+    cp "$ROOT/scripts/toolchain/package.json" "$LOCK" "$TOOLS/"
+    npm ci --prefix "$TOOLS" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+    [ -x "$TOOLS/node_modules/.bin/node" ] ||
+      { echo "bootstrap: no pinned Node for $(uname -s)-$(uname -m) in scripts/toolchain; install Node 22.12+ and pnpm yourself" >&2; exit 1; }
   fi
   export PATH="$TOOLS/node_modules/.bin:$PATH"
 fi
@@ -26,6 +34,7 @@ node_ok || { echo "bootstrap: Node 22.12+ is required, found $(node --version 2>
 cd "$ROOT"
 if [ "${CI:-}" = "true" ]; then
   pnpm install --frozen-lockfile --reporter=append-only
-else
-  pnpm install --frozen-lockfile --reporter=silent || pnpm install --reporter=append-only
+elif ! pnpm install --frozen-lockfile --reporter=silent; then
+  # Quiet when it works; when it does not, say why (still frozen: nothing outside the lockfile).
+  pnpm install --frozen-lockfile --reporter=append-only
 fi
