@@ -1,0 +1,73 @@
+/**
+ * SEP-12 and SEP-24 as a wallet built on Stellar's own wallet library meets them, against the
+ * standalone mock on 127.0.0.1: @stellar/typescript-wallet-sdk uploads and reads a customer,
+ * deletes its data with `DELETE /customer/{account}`, starts a deposit and a withdrawal with the
+ * merchant fields as extra fields, and reads the transactions back in SEP-24's shapes.
+ */
+import { Keypair, SigningKeypair, Wallet, type AuthToken } from '@stellar/typescript-wallet-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandalone, type MockEnv } from './helpers/env.js';
+import { advance, completeForm, createShop, expectSep24Transaction, merchantFields, PHONE, type Shop } from './helpers/interactive.js';
+
+describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-24 (standalone, 127.0.0.1)', () => {
+  let env: MockEnv;
+  let shop: Shop;
+  const account = SigningKeypair.fromSecret(Keypair.random().secret());
+  let token: AuthToken;
+  const anchor = () => Wallet.TestNet().anchor({ homeDomain: new URL(env.origin).host, allowHttp: true });
+
+  beforeAll(async () => {
+    // A manual clock that starts at the wall clock: the wallet checks its token against the latter.
+    env = await startStandalone({ seed: 171 });
+    shop = await createShop(env);
+    token = await (await anchor().sep10()).authenticate({ accountKp: account });
+  });
+  afterAll(() => env.close());
+
+  it('uploads, reads, updates and deletes its customer (SEP-12)', async () => {
+    const sep12 = await anchor().sep12(token);
+    const added = await sep12.add({ sep9Info: { first_name: 'Efua', last_name: 'NeedsInfo', email_address: 'efua.wallet@example.com' } });
+    expect(added).toEqual({ id: expect.any(String) });
+    const needs = await sep12.getCustomer({ id: added.id });
+    expect(needs).toMatchObject({ id: added.id, status: 'NEEDS_INFO' });
+    expect(Object.keys(needs.fields!)).toContain('mobile_number');
+    await sep12.update({ id: added.id, sep9Info: { birth_date: '1991-02-03', address: '2 High St', city: 'Cape Coast', address_country_code: 'GHA', mobile_number: '+233201112233' } });
+    expect(await sep12.getCustomer({ id: added.id })).toMatchObject({ id: added.id, status: 'ACCEPTED' });
+    // The library's delete: DELETE /customer/{its account}.
+    await sep12.delete();
+    await expect(sep12.getCustomer({ id: added.id })).rejects.toThrow();
+    expect(env.backend.store.customers.has(added.id)).toBe(false);
+  });
+
+  it('starts a withdrawal and a deposit with the merchant fields and reads them as SEP-24 transactions', async () => {
+    const sep24 = anchor().sep24();
+    const sell = await sep24.withdraw({ assetCode: 'USDC', authToken: token, extraFields: { amount: '10', ...(await merchantFields(env, shop)) } });
+    expect(sell).toEqual({ type: 'interactive_customer_info_needed', url: expect.stringContaining('/interactive?token='), id: expect.any(String) });
+    expect(env.backend.control.anchor.transaction(sell.id)).toMatchObject({ merchant_id: shop.merchant.id, account: account.publicKey });
+    let tx: any = await sep24.getTransactionBy({ authToken: token, id: sell.id });
+    expectSep24Transaction(tx);
+    // SEP-24 (and the library's WithdrawTransaction) have a withdrawal's `from` from the start.
+    expect(tx).toMatchObject({ kind: 'withdrawal', status: 'incomplete', from: account.publicKey });
+
+    const buy = await sep24.deposit({ assetCode: 'USDC', authToken: token, extraFields: { amount: '100', ...(await merchantFields(env, shop)) } });
+    await completeForm(env, buy.id);
+    await env.backend.control.rails.approvePrompt(buy.id);
+    await advance(env, 7);
+    tx = await sep24.getTransactionBy({ authToken: token, id: buy.id });
+    expectSep24Transaction(tx);
+    expect(tx).toMatchObject({ kind: 'deposit', status: 'completed', from: PHONE, to: account.publicKey, fee_details: { total: tx.amount_fee, asset: 'iso4217:GHS' } });
+
+    const list = await sep24.getTransactionsForAsset({ authToken: token, assetCode: 'USDC' });
+    expect(list.map((t) => t.id)).toEqual([buy.id, sell.id]);
+    list.forEach(expectSep24Transaction);
+  });
+
+  it('gets 404 for a transaction another account started', async () => {
+    const other = SigningKeypair.fromSecret(Keypair.random().secret());
+    const otherToken = await (await anchor().sep10()).authenticate({ accountKp: other });
+    const sep24 = anchor().sep24();
+    const mine = await sep24.deposit({ assetCode: 'USDC', authToken: token });
+    await expect(sep24.getTransactionBy({ authToken: otherToken, id: mine.id })).rejects.toThrow(/404/);
+    expect(await sep24.getTransactionsForAsset({ authToken: otherToken, assetCode: 'USDC' })).toEqual([]);
+  });
+});
