@@ -4,7 +4,7 @@
  * deletes its data with `DELETE /customer/{account}`, starts a deposit and a withdrawal with the
  * merchant fields as extra fields, and reads the transactions back in SEP-24's shapes.
  */
-import { Keypair, SigningKeypair, Wallet, type AuthToken } from '@stellar/typescript-wallet-sdk';
+import { Keypair, SigningKeypair, Wallet } from '@stellar/typescript-wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandalone, type MockEnv } from './helpers/env.js';
 import { advance, completeForm, createShop, expectSep24Transaction, merchantFields, PHONE, type Shop } from './helpers/interactive.js';
@@ -13,14 +13,15 @@ describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-2
   let env: MockEnv;
   let shop: Shop;
   const account = SigningKeypair.fromSecret(Keypair.random().secret());
-  let token: AuthToken;
   const anchor = () => Wallet.TestNet().anchor({ homeDomain: new URL(env.origin).host, allowHttp: true });
+  const signIn = async () => (await anchor().sep10()).authenticate({ accountKp: account });
+  let token: Awaited<ReturnType<typeof signIn>>;
 
   beforeAll(async () => {
     // A manual clock that starts at the wall clock: the wallet checks its token against the latter.
     env = await startStandalone({ seed: 171 });
     shop = await createShop(env);
-    token = await (await anchor().sep10()).authenticate({ accountKp: account });
+    token = await signIn();
   });
   afterAll(() => env.close());
 
@@ -41,15 +42,17 @@ describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-2
 
   it('starts a withdrawal and a deposit with the merchant fields and reads them as SEP-24 transactions', async () => {
     const sep24 = anchor().sep24();
-    const sell = await sep24.withdraw({ assetCode: 'USDC', authToken: token, extraFields: { amount: '10', ...(await merchantFields(env, shop)) } });
-    expect(sell).toEqual({ type: 'interactive_customer_info_needed', url: expect.stringContaining('/interactive?token='), id: expect.any(String) });
+    const { id: sellId } = await sep24.withdraw({ assetCode: 'USDC', authToken: token, extraFields: { amount: '10', ...(await merchantFields(env, shop)) } });
+    const sell = { id: sellId! };
     expect(env.backend.control.anchor.transaction(sell.id)).toMatchObject({ merchant_id: shop.merchant.id, account: account.publicKey });
     let tx: any = await sep24.getTransactionBy({ authToken: token, id: sell.id });
     expectSep24Transaction(tx);
     // SEP-24 (and the library's WithdrawTransaction) have a withdrawal's `from` from the start.
     expect(tx).toMatchObject({ kind: 'withdrawal', status: 'incomplete', from: account.publicKey });
 
-    const buy = await sep24.deposit({ assetCode: 'USDC', authToken: token, extraFields: { amount: '100', ...(await merchantFields(env, shop)) } });
+    const started = await sep24.deposit({ assetCode: 'USDC', authToken: token, extraFields: { amount: '100', ...(await merchantFields(env, shop)) } });
+    expect(started).toEqual({ type: 'interactive_customer_info_needed', url: expect.stringContaining('/interactive?token='), id: expect.any(String) });
+    const buy = { id: started.id! };
     await completeForm(env, buy.id);
     await env.backend.control.rails.approvePrompt(buy.id);
     await advance(env, 7);
@@ -67,7 +70,7 @@ describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-2
     const otherToken = await (await anchor().sep10()).authenticate({ accountKp: other });
     const sep24 = anchor().sep24();
     const mine = await sep24.deposit({ assetCode: 'USDC', authToken: token });
-    await expect(sep24.getTransactionBy({ authToken: otherToken, id: mine.id })).rejects.toThrow(/404/);
+    await expect(sep24.getTransactionBy({ authToken: otherToken, id: mine.id! })).rejects.toThrow(/404/);
     expect(await sep24.getTransactionsForAsset({ authToken: otherToken, assetCode: 'USDC' })).toEqual([]);
   });
 });
