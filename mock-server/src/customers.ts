@@ -1,6 +1,8 @@
 /**
  * Customers (KYC), shared by the widget backend (`/api/v1/widget/customer`) and the anchor
- * (SEP-12 `/customer`): one record, one id, visible on both.
+ * (SEP-12 `/customer`): one record, one id, usable on both. Each has an owner merchant (or
+ * none, until a merchant adopts it) and the SEP-10 account that created it at the anchor (or
+ * none); who reaches it where is in docs/choices.md, "customer ownership" and "SEP-12 access".
  *
  * Test-mode triggers (documented in docs/guides/testing-with-the-mock.md): the `last_name` decides the
  * review outcome, so merchants can reach every status deterministically.
