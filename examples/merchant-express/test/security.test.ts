@@ -3,6 +3,7 @@
  * 127.0.0.1, and once from another site's page in Chromium: listing orders by counting, and
  * making the customer's browser change things here from another site (CSRF).
  */
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import type { AddressInfo } from 'node:net';
@@ -78,6 +79,30 @@ describe('orders', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('a captured order webhook', () => {
+  it('replayed with a fresh timestamp, before and after a restart, is handled once', async () => {
+    // Order webhooks sign the body alone: whoever captured one delivery can send it again later.
+    const body = `{"order_id":"ord_replayed","event":"order.completed","type":"onramp","fiat_amount":"100.00","fiat_currency":"GHS","crypto_amount":"6.31","crypto_currency":"USDC","destination_address":null,"timestamp":"2026-01-01T00:00:00Z"}`;
+    const deliver = async () =>
+      json(
+        await fetch(`${world.config.publicUrl}/webhooks/sikaramp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-webhook-signature': createHmac('sha256', world.config.webhookSecret).update(body).digest('hex'),
+            'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          },
+          body,
+        }),
+      );
+    expect(await deliver()).toEqual({ status: 200, body: { received: true } });
+    expect(await deliver()).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    await world.restart();
+    expect(await deliver()).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(world.lines.filter((l) => l.includes('(ord_replayed) — signature verified'))).toHaveLength(1);
   });
 });
 

@@ -43,17 +43,18 @@ export function webhookRoutes({ config, db, feed }: { config: Config; db: ShopDb
       feed.publish('webhook', `webhook ✗ refused (${error.reason}): ${error.message}`, { verified: false, reason: error.reason });
       return void res.status(400).json({ error: error.reason });
     }
-    // The same event can be delivered again (retries): log and act on it once.
+    // The same event can be delivered again (retries, or a replay: the timestamp of these
+    // webhooks is not signed): log and act on it once, across restarts.
     const key = webhookEventKey(event);
-    if (!db.recordEvent(key)) {
-      feed.publish('webhook', `webhook ✓ ${event.event} again (already handled, ignored)`, { verified: true, duplicate: true, key });
-      return void res.json({ received: true, duplicate: true });
-    }
     const what = isOrderEvent(event)
       ? `${event.event} ${event.type} ${event.fiat_amount} ${event.fiat_currency} / ${event.crypto_amount} ${event.crypto_currency} (${event.order_id})`
       : `${event.event} ${event.data.meta.ramp_type} ${(event.data.amount / 100).toFixed(2)} ${event.data.currency} (${event.data.reference})`;
-    feed.publish('webhook', `webhook ✓ ${what} — signature verified`, { verified: true, key, event });
-    res.json({ received: true });
+    const handled = await db.webhooks.once(event, () => feed.publish('webhook', `webhook ✓ ${what} — signature verified`, { verified: true, key, event }));
+    if (!handled.duplicate) return void res.json({ received: true });
+    // Still being handled elsewhere: not 2xx, so that the service retries in case that fails.
+    if (handled.pending) return void res.status(409).json({ error: 'being handled' });
+    feed.publish('webhook', `webhook ✓ ${event.event} again (already handled, ignored)`, { verified: true, duplicate: true, key });
+    res.json({ received: true, duplicate: true });
   });
 
   /**
@@ -74,8 +75,8 @@ export function webhookRoutes({ config, db, feed }: { config: Config; db: ShopDb
     const orderId = String(data.meta.order_id);
     const amount = `${(data.final_amount / 100).toFixed(2)} ${data.currency}`;
     if (event.type !== 'payment.succeeded' || !isPaidStatus(data.status)) {
-      const fresh = db.recordEvent(event.id);
-      feed.publish('webhook', `checkout webhook ✓ ${event.type} ${data.status} for order ${orderId}${fresh ? '' : ' again (ignored)'}`, {
+      const { duplicate } = await db.webhooks.once(event, () => undefined);
+      feed.publish('webhook', `checkout webhook ✓ ${event.type} ${data.status} for order ${orderId}${duplicate ? ' again (ignored)' : ''}`, {
         verified: true,
         event,
       });
