@@ -71,11 +71,11 @@ export interface RampSession {
 
 /** Why `ramp-error` fired. */
 export type RampErrorCode =
-  /** `data-api-key` holds a secret key: nothing was sent. Rotate that key. */
+  /** `data-api-key` is not a public key (`<prefix>_public_<hex>`): a secret or checkout key, or a typo. Nothing was sent; rotate a secret key. */
   | 'secret_key'
   /** The widget config could not be read (no `api-base`, network, unknown key, page origin not allowed). */
   | 'config_failed'
-  /** The merchant backend gave no `{ url, id }`. */
+  /** The merchant backend gave no `{ url, id }`, or a `url` the widget does not open (not `https:`; `http:` only on `localhost` and `127.0.0.1`). Nothing was opened. */
   | 'session_failed'
   /** The browser blocked the popup; a "Continue" button is shown. */
   | 'popup_blocked'
