@@ -1,0 +1,200 @@
+/**
+ * The two endpoints `<ramp-widget>` calls on the merchant's backend, as web-standard
+ * `(Request) => Promise<Response>` handlers:
+ *
+ * - `session` (`session-url`): POST `{ flow, amount?, asset?, destination?, lang? }`; opens a
+ *   widget session for the customer `authorize(request)` names and starts the interactive
+ *   transaction, answering `{ url, id }`.
+ * - `status` (`status-url`): GET `?id=`; answers `{ transaction }`, only to the customer the
+ *   transaction was started for.
+ *
+ * Clients are passed in, so this module loads neither @stellar/stellar-sdk nor a schema library.
+ */
+import type { WidgetClient } from '../clients/widget.js';
+import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
+import { error, internal, json, methodNotAllowed, readBody, upstream, type ErrorReporter } from './response.js';
+
+/** Where each transaction's customer is kept, so that `status` answers only that customer. */
+export interface TransactionOwners {
+  set(transactionId: string, customerId: string): void | Promise<void>;
+  get(transactionId: string): string | undefined | Promise<string | undefined>;
+}
+
+/** Owners in this process's memory, the newest `maxEntries` (default 100000); a restart forgets them. */
+export class MemoryTransactionOwners implements TransactionOwners {
+  readonly #owners = new Map<string, string>();
+  readonly #max: number;
+  constructor(maxEntries = 100_000) {
+    this.#max = maxEntries;
+  }
+  set(transactionId: string, customerId: string): void {
+    if (this.#owners.size >= this.#max) this.#owners.delete(this.#owners.keys().next().value!);
+    this.#owners.set(transactionId, customerId);
+  }
+  get(transactionId: string): string | undefined {
+    return this.#owners.get(transactionId);
+  }
+}
+
+export interface RampHandlersOptions {
+  /** The widget backend with the secret key: opens the customer's session (and, without `anchor`, starts the transaction). */
+  widget: Pick<WidgetClient, 'sessions' | 'interactive'>;
+  /**
+   * An `AnchorClient` (`@sikaramp/sdk/anchor`): transactions start at the anchor with the five
+   * merchant fields and `status` reads them there. Without it they start at the widget backend,
+   * where the anchor shows them to no merchant: pass `getTransaction` for `status`.
+   */
+  anchor?: { transfers: Pick<AnchorTransfers, 'deposit' | 'withdraw' | 'get'> };
+  /** Your public key (`xx_public_…`), the merchant field `api_key`. Required with `anchor`; default the WidgetClient's. */
+  publicKey?: string;
+  /**
+   * The Sikaramp customer id (`user_id`, an ACCEPTED customer) of whoever is signed in to your
+   * site, from your own login (cookie, session, token); null or undefined when nobody is: 401.
+   * Never from the request body.
+   */
+  authorize: (request: Request) => string | null | undefined | Promise<string | null | undefined>;
+  /** Which customer started which transaction. Default: this process's memory; pass your database when several processes serve `status`. */
+  owners?: TransactionOwners;
+  /** Reads a transaction for `status` without `anchor`, e.g. from your webhook records. */
+  getTransaction?: (id: string) => Promise<AnchorTransaction | Record<string, unknown>>;
+  /** Called with each error answered 5xx. Default `console.error`. */
+  onError?: ErrorReporter;
+}
+
+export interface RampHandlers {
+  /** `session-url`: POST. */
+  session: (request: Request) => Promise<Response>;
+  /** `status-url`: GET `?id=`. */
+  status: (request: Request) => Promise<Response>;
+}
+
+/** What the widget sends to `session-url`, checked. */
+interface SessionRequest {
+  flow: 'buy' | 'sell';
+  amount?: number;
+  destination?: string;
+  lang?: string;
+}
+
+/** Largest `session-url` body, bytes: the widget sends well under 1 KB. */
+const MAX_SESSION_BODY = 16 * 1024;
+const AMOUNT = /^\d{1,15}(\.\d{1,7})?$/;
+const LANG = /^[a-z]{2}(-[A-Za-z]{2})?$/;
+const ID = /^[\w.:-]{1,100}$/;
+
+/** The customer's mistake in the body, or the request; null values count as absent (the widget sends NaN as null). */
+function parseSession(body: unknown, anchor: boolean): SessionRequest | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object';
+  const { flow, amount, asset, destination, lang } = body as Record<string, unknown>;
+  if (flow !== 'buy' && flow !== 'sell') return 'flow must be "buy" or "sell"';
+  if (asset != null && asset !== 'USDC') return 'asset must be "USDC"';
+  if (amount != null && !(typeof amount === 'number' && amount > 0 && AMOUNT.test(String(amount)))) {
+    return 'amount must be a positive number with at most 7 decimal places';
+  }
+  // The anchor takes a muxed account too; the widget backend only a G… address.
+  if (destination != null && !(typeof destination === 'string' && (anchor ? /^(G[A-Z2-7]{55}|M[A-Z2-7]{68})$/ : /^G[A-Z2-7]{55}$/).test(destination))) {
+    return 'destination must be a Stellar address (G…)';
+  }
+  // Without a destination the anchor would send a buy's USDC to this backend's own account.
+  if (anchor && flow === 'buy' && destination == null) return 'destination: the Stellar address that receives the USDC is required';
+  if (lang != null && !(typeof lang === 'string' && LANG.test(lang))) return 'lang must be a language code such as en or fr-gh';
+  return {
+    flow,
+    amount: (amount ?? undefined) as number | undefined,
+    destination: (destination ?? undefined) as string | undefined,
+    lang: (lang ?? undefined) as string | undefined,
+  };
+}
+
+export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
+  const { widget, anchor, publicKey, authorize, getTransaction } = options;
+  if (anchor && !publicKey) throw new TypeError('createRampHandlers: `publicKey` is required with `anchor` (the merchant field api_key)');
+  const owners = options.owners ?? new MemoryTransactionOwners();
+  const onError = options.onError ?? ((e: unknown) => console.error(e));
+
+  /** The signed-in customer, or the answer to give instead. */
+  async function customer(request: Request): Promise<string | Response> {
+    let id: string | null | undefined;
+    try {
+      id = await authorize(request);
+    } catch (cause) {
+      onError(cause, request);
+      return internal();
+    }
+    return typeof id === 'string' && id !== '' ? id : error(401, 'unauthorized', 'Sign in first.');
+  }
+
+  /** The SDK call failed: 4xx for the customer's own mistakes, else reported and 5xx. */
+  function failed(cause: unknown, request: Request): Response {
+    const response = upstream(cause);
+    if (response.status >= 500) onError(cause, request);
+    return response;
+  }
+
+  async function session(request: Request): Promise<Response> {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    const user_id = await customer(request);
+    if (user_id instanceof Response) return user_id;
+    const raw = await readBody(request, MAX_SESSION_BODY);
+    if (raw === undefined) return error(413, 'body_too_large', `The body must be at most ${MAX_SESSION_BODY} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw));
+    } catch {
+      return error(400, 'invalid_json', 'The body is not valid JSON.');
+    }
+    const input = parseSession(body, anchor !== undefined);
+    if (typeof input === 'string') return error(400, 'invalid_request', input);
+    const { flow, amount, destination, lang } = input;
+    let started: { url: string; id: string };
+    try {
+      if (anchor) {
+        // The five merchant fields make the transaction this merchant's, for this customer.
+        const { merchant_id, session_id, session_token } = await widget.sessions.create({ user_id });
+        const fields = { merchant_id, session_id, session_token, api_key: publicKey, user_id, amount, lang };
+        started = flow === 'sell' ? await anchor.transfers.withdraw(fields) : await anchor.transfers.deposit({ ...fields, account: destination });
+      } else {
+        const key = publicKey === undefined ? {} : { api_key: publicKey };
+        started =
+          flow === 'sell'
+            ? await widget.interactive.withdraw({ ...key, user_id, onchain_amount: amount, lang })
+            : await widget.interactive.deposit({ ...key, user_id, fiat_amount: amount, destination_address: destination, lang });
+      }
+    } catch (cause) {
+      return failed(cause, request);
+    }
+    try {
+      await owners.set(started.id, user_id);
+    } catch (cause) {
+      onError(cause, request);
+      return internal();
+    }
+    return json(200, { url: started.url, id: started.id });
+  }
+
+  async function status(request: Request): Promise<Response> {
+    if (request.method !== 'GET') return methodNotAllowed('GET');
+    const user_id = await customer(request);
+    if (user_id instanceof Response) return user_id;
+    const id = new URL(request.url).searchParams.get('id');
+    if (id === null || !ID.test(id)) return error(400, 'invalid_request', 'id must be a transaction id.');
+    let owner: string | undefined;
+    try {
+      owner = await owners.get(id);
+    } catch (cause) {
+      onError(cause, request);
+      return internal();
+    }
+    // Another customer's transaction reads as an unknown one; the service is not asked.
+    if (owner !== user_id) return error(404, 'not_found', 'No such transaction.');
+    const read = anchor ? (tx: string) => anchor.transfers.get(tx) : getTransaction;
+    if (!read) return error(501, 'status_unavailable', 'This backend reads no statuses: give createRampHandlers `anchor` or `getTransaction`.');
+    try {
+      return json(200, { transaction: await read(id) });
+    } catch (cause) {
+      return failed(cause, request);
+    }
+  }
+
+  return { session, status };
+}

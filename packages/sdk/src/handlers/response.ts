@@ -1,0 +1,44 @@
+/** The answers every handler shares: JSON, never cached, errors as `{ error: { code, message } }` (what `<ramp-widget>` reads). */
+import { ApiError, ConnectionError, ValidationError } from '../core/errors.js';
+
+/** Called with an error a handler answered 5xx for, so that it is not lost. Default `console.error`. */
+export type ErrorReporter = (error: unknown, request: Request) => void;
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+export function error(status: number, code: string, message: string, headers?: Record<string, string>): Response {
+  return json(status, { error: { code, message } }, headers);
+}
+
+export const methodNotAllowed = (allow: string) => error(405, 'method_not_allowed', `Use ${allow}.`, { allow });
+
+/** A failure in the merchant's own code or store: reported, never shown. */
+export const internal = () => error(500, 'internal_error', 'The server failed to handle the request.');
+
+/**
+ * A failure of the SDK call behind a handler. The customer's own mistakes the service reports
+ * (400, 403 such as a customer not approved, 404, 409, 422 such as an amount outside the
+ * limits) keep their status; the rest (this backend's key refused, the service down) is 502,
+ * and anything not from the SDK is 500. SDK messages are already redacted.
+ */
+export function upstream(cause: unknown): Response {
+  if (cause instanceof ValidationError) return error(400, 'invalid_request', cause.message);
+  if (cause instanceof ApiError && [400, 403, 404, 409, 422].includes(cause.status)) {
+    return error(cause.status, cause.code?.toLowerCase() ?? 'refused', cause.message);
+  }
+  if (cause instanceof ApiError || cause instanceof ConnectionError) return error(502, 'upstream_failed', `The ramp service failed: ${cause.message}`);
+  return internal();
+}
+
+/** Reads at most `limit` bytes of the body; undefined when it is longer. */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > limit) return undefined;
+  const body = new Uint8Array(await request.arrayBuffer());
+  return body.byteLength > limit ? undefined : body;
+}
