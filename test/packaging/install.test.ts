@@ -76,7 +76,8 @@ describe.each([
     expect(report.name).toBe('@sikaramp/sdk');
     const builds = {
       '@sikaramp/sdk': `/dist/index${extension}`,
-      '@sikaramp/sdk/webhooks': `/dist/webhooks/index${extension}`,
+      // Node takes the `node` condition: the build on node:crypto's synchronous HMAC.
+      '@sikaramp/sdk/webhooks': `/dist/webhooks/node${extension}`,
       '@sikaramp/sdk/webhooks/sqlite': `/dist/webhooks/sqlite${extension}`,
       '@sikaramp/sdk/anchor': `/dist/anchor/index${extension}`,
     };

@@ -29,13 +29,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => consumer?.remove());
 
-/** Bundles `source` as a merchant's minified Node ESM entry would be. */
-async function bundle(source: string): Promise<Bundle> {
+/** Bundles `source` as a merchant's minified Node ESM entry would be, or for another platform and export conditions. */
+async function bundle(source: string, target: { platform?: 'node' | 'browser' | 'neutral'; conditions?: readonly string[] } = {}): Promise<Bundle> {
   const result = await build({
     stdin: { contents: source, resolveDir: consumer.dir, loader: 'js' },
     bundle: true,
     format: 'esm',
-    platform: 'node',
+    platform: target.platform ?? 'node',
+    ...(target.conditions ? { conditions: [...target.conditions] } : {}),
+    // Bun and Deno provide node: modules as Node does.
+    external: ['node:*'],
     minify: true,
     write: false,
     metafile: true,
@@ -70,6 +73,25 @@ describe('a bundle that imports only verifyWebhook from @sikaramp/sdk/webhooks',
     expect(webhooks.inputs.some((input) => input.includes('/dist/webhooks/'))).toBe(true);
     expect(webhooks.inputs.filter((input) => /\/node_modules\/(ky|zod|@stellar\/)/.test(input))).toEqual([]);
     expect(containing(webhooks.text, [...MARKERS.stellarSdk, ...MARKERS.anchor])).toEqual([]);
+  });
+});
+
+describe('@sikaramp/sdk/webhooks per runtime', () => {
+  const source = "import { verifyWebhook } from '@sikaramp/sdk/webhooks';\nexport { verifyWebhook };";
+  const build = (inputs: string[]) => inputs.find((input) => input.includes('/dist/webhooks/'))?.replace(/.*\/dist\//, 'dist/');
+
+  it.each([
+    ['Node', 'dist/webhooks/node.js', {}],
+    ['Bun', 'dist/webhooks/node.js', { platform: 'neutral', conditions: ['bun', 'import'] }],
+    ['Deno', 'dist/webhooks/node.js', { platform: 'neutral', conditions: ['deno', 'import'] }],
+    ['a browser', 'dist/webhooks/index.js', { platform: 'browser' }],
+    ['Cloudflare Workers', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['workerd', 'worker', 'import'] }],
+    ['Vercel Edge', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['edge-light', 'import'] }],
+    ['an unknown runtime', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['import'] }],
+  ] as const)('%s gets %s', async (_runtime, expected, target) => {
+    const bundled = await bundle(source, target);
+    expect(build(bundled.inputs)).toBe(expected);
+    expect(bundled.text.includes('node:crypto')).toBe(expected.endsWith('node.js'));
   });
 });
 

@@ -2,7 +2,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
-import { signCheckoutWebhook, signWebhook, verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/index.js';
+import * as web from '../dist/webhooks/index.js';
+// What Node, Bun and Deno load through the package's export conditions.
+import { signCheckoutWebhook, signWebhook, verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/node.js';
 import { compare, fmt, ratio, type Result } from './measure.ts';
 
 const payload = {
@@ -47,17 +49,18 @@ export async function benchWebhooks() {
 
   const contenders = [
     { name: 'node:crypto HMAC + timingSafeEqual (baseline)', run: bare },
-    { name: 'sdk verifyWebhook (order, Web Crypto)', run: () => verifyWebhook({ body, headers: order.headers, secret }) },
-    { name: 'sdk verifyCheckoutWebhook (Web Crypto)', run: () => verifyCheckoutWebhook({ body: checkout.body, headers: checkout.headers, secret }) },
+    { name: 'sdk verifyWebhook (order, node:crypto build)', run: () => verifyWebhook({ body, headers: order.headers, secret }) },
+    { name: 'sdk verifyCheckoutWebhook (node:crypto build)', run: () => verifyCheckoutWebhook({ body: checkout.body, headers: checkout.headers, secret }) },
     { name: 'stripe constructEvent (node:crypto)', run: () => stripe.webhooks.constructEvent(body, stripeHeader, secret) },
     { name: 'stripe constructEventAsync (Web Crypto)', run: () => stripe.webhooks.constructEventAsync(body, stripeHeader, secret, undefined, subtle) },
     { name: 'svix Webhook.verify', run: () => svix.verify(body, svixHeaders) },
+    { name: 'sdk verifyWebhook (order, Web Crypto build)', run: () => web.verifyWebhook({ body, headers: order.headers, secret }) },
   ];
   const sequential = await compare(contenders, { ms: 700 });
   // A server verifies deliveries as they arrive, several at a time: Web Crypto's work runs off the main thread.
   const concurrent = await compare(contenders, { ms: 700, concurrency: 32 });
-  const [baseline, sdk, sdkCheckout, stripeSync, stripeAsync, svixOps] = sequential;
-  const [cBaseline, cSdk, , cStripeSync, , cSvix] = concurrent;
+  const [baseline, sdk, sdkCheckout, stripeSync, stripeAsync, svixOps, sdkWeb] = sequential;
+  const [cBaseline, cSdk, , cStripeSync, , cSvix, cSdkWeb] = concurrent;
   /** How many times `a`'s throughput is `b`'s, by wall clock and by CPU time per operation. */
   const vs = (a: Result, b: Result) => `${ratio(a.opsPerSecond, b.opsPerSecond)} ops/s, ${ratio(b.cpuMicros, a.cpuMicros)} by CPU time`;
   return {
@@ -73,7 +76,8 @@ export async function benchWebhooks() {
       `sdk verifyWebhook / baseline: ${vs(sdk!, baseline!)} (one at a time); ${vs(cSdk!, cBaseline!)} (32 in flight)`,
       `sdk verifyCheckoutWebhook / baseline: ${vs(sdkCheckout!, baseline!)} (one at a time)`,
       `sdk verifyWebhook / stripe constructEvent: ${vs(sdk!, stripeSync!)} (one at a time); ${vs(cSdk!, cStripeSync!)} (32 in flight)`,
-      `sdk verifyWebhook / stripe constructEventAsync (Web Crypto too): ${vs(sdk!, stripeAsync!)} (one at a time)`,
+      `sdk verifyWebhook, Web Crypto build / baseline: ${vs(sdkWeb!, baseline!)} (one at a time); ${vs(cSdkWeb!, cBaseline!)} (32 in flight)`,
+      `sdk verifyWebhook, Web Crypto build / stripe constructEventAsync (Web Crypto too): ${vs(sdkWeb!, stripeAsync!)} (one at a time)`,
       `sdk verifyWebhook / svix verify: ${vs(sdk!, svixOps!)} (one at a time); ${vs(cSdk!, cSvix!)} (32 in flight)`,
     ],
   };

@@ -1,6 +1,8 @@
 /**
- * HMAC-SHA256 and the encodings around it, on Web Crypto only, so that verification runs
- * unchanged on Node, Deno, Bun and edge runtimes.
+ * HMAC-SHA256 and the encodings around it. The verifiers take the HMAC as a function: the
+ * default build passes Web Crypto's (Deno Deploy, Workers, Vercel Edge, browsers), the
+ * `node` / `bun` / `deno` build node:crypto's synchronous one (see `node.ts`), which a busy
+ * server verifies many times faster with.
  */
 
 /** The part of Web Crypto the webhooks need: Node's `globalThis.crypto`, `require('node:crypto').webcrypto`, or an edge runtime's. */
@@ -8,30 +10,34 @@ export interface WebCrypto {
   subtle: SubtleCrypto;
 }
 
+/** HMAC-SHA256, keyed with the UTF-8 bytes of `secret`, of the parts one after the other; `crypto` is the caller's Web Crypto, if any. */
+export type Hmac = (secret: string, parts: readonly (string | Uint8Array)[], crypto?: WebCrypto) => Uint8Array | Promise<Uint8Array>;
+
 const encoder = new TextEncoder();
 
-/** Imported keys per crypto provider and secret, so that a busy endpoint imports each secret once. */
-const keyCache = new WeakMap<SubtleCrypto, Map<string, Promise<CryptoKey>>>();
-/** Secrets kept per provider; a rotation needs two, a few more cover several endpoints. */
-const KEY_CACHE_SIZE = 16;
+export const toBytes = (part: string | Uint8Array): Uint8Array => (typeof part === 'string' ? encoder.encode(part) : part);
 
-function hmacKey(subtle: SubtleCrypto, secret: string): Promise<CryptoKey> {
+/** Imported keys per Web Crypto and secret, so that a busy endpoint imports each secret once; a few cover a rotation and several endpoints. */
+const keyCache = new WeakMap<SubtleCrypto, Map<string, Promise<CryptoKey>>>();
+
+export const webHmac: Hmac = async (secret, parts, crypto = globalThis.crypto) => {
+  const { subtle } = crypto;
   let keys = keyCache.get(subtle);
   if (!keys) keyCache.set(subtle, (keys = new Map()));
   let key = keys.get(secret);
   if (!key) {
-    key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    if (keys.size >= KEY_CACHE_SIZE) keys.delete(keys.keys().next().value!);
-    keys.set(secret, key);
+    if (keys.size >= 16) keys.delete(keys.keys().next().value!);
+    keys.set(secret, (key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])));
   }
-  return key;
-}
-
-/** HMAC-SHA256 of `content` keyed with the UTF-8 bytes of `secret`. */
-export async function hmacSha256(crypto: WebCrypto, secret: string, content: Uint8Array): Promise<Uint8Array> {
-  const key = await hmacKey(crypto.subtle, secret);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, content as Uint8Array<ArrayBuffer>));
-}
+  const bytes = parts.map(toBytes);
+  let content = bytes[0]!;
+  if (bytes.length > 1) {
+    content = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of bytes) content.set(b, (at += b.length) - b.length);
+  }
+  return new Uint8Array(await subtle.sign('HMAC', await key, content as Uint8Array<ArrayBuffer>));
+};
 
 /** Compares two byte strings in time that depends only on their length (an XOR accumulator, as svix does). */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -41,44 +47,21 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** UTF-8 bytes of a text, or the bytes as given. */
-export const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? encoder.encode(body) : body);
-
-/** `<prefix><bytes>` as one byte string. */
-export function concatBytes(prefix: string, bytes: Uint8Array): Uint8Array {
-  const head = encoder.encode(prefix);
-  const out = new Uint8Array(head.length + bytes.length);
-  out.set(head);
-  out.set(bytes, head.length);
-  return out;
-}
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += HEX[byte];
-  return out;
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
 
 /** Decodes a signature written as hex or base64 (standard or URL-safe), saying which; undefined when it is neither. */
 export function decodeSignature(text: string): { bytes: Uint8Array; encoding: 'hex' | 'base64' } | undefined {
-  if (/^(?:[0-9a-fA-F]{2})+$/.test(text)) {
-    const out = new Uint8Array(text.length / 2);
-    for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
-    return { bytes: out, encoding: 'hex' };
+  if (/^(?:[\da-f]{2})+$/i.test(text)) {
+    const bytes = new Uint8Array(text.length / 2);
+    // A hex digit's value from its code: 0-9 from 0x30-0x39, 10-15 from a-f and A-F (0x61-0x66, 0x41-0x46).
+    const digit = (i: number) => ((i = text.charCodeAt(i)) & 15) + (i >> 6) * 9;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (digit(i * 2) << 4) | digit(i * 2 + 1);
+    return { bytes, encoding: 'hex' };
   }
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return { bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)), encoding: 'base64' };
-  } catch {
-    return undefined;
+  if (/^[\w+/-]+={0,2}$/.test(text)) {
+    try {
+      return { bytes: Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)), encoding: 'base64' };
+    } catch {}
   }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * @sikaramp/sdk/webhooks: verify, sign and de-duplicate Sikaramp webhooks. Web Crypto only;
- * loads neither ky, zod nor @stellar/stellar-sdk. Order webhooks do not sign their timestamp,
+ * @sikaramp/sdk/webhooks: verify, sign and de-duplicate Sikaramp webhooks. This build
+ * computes the HMAC with Web Crypto (edge runtimes, browsers, the default); Node, Bun and Deno
+ * load `node.ts` instead, the same API on node:crypto. Loads neither ky, zod nor @stellar/stellar-sdk. Order webhooks do not sign their timestamp,
  * so de-duplicate in a store that survives a restart (`@sikaramp/sdk/webhooks/sqlite`).
  *
  * ```ts
@@ -11,10 +12,41 @@
  * });
  * ```
  */
+import { webHmac } from './crypto.js';
+import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
+import { signCheckout, signOrder, type SignCheckoutWebhookInput, type SignedWebhook, type SignOrderWebhookInput } from './sign.js';
+import { verifyCheckout, verifyOrder, type VerifiedWebhook, type VerifyOrderWebhookInput, type VerifyWebhookInput } from './verify.js';
+
+/**
+ * Verifies an order or ramp payment webhook and returns its body, typed; tell the two
+ * apart by `event` (`order.*` or `payment.*`). Throws WebhookVerificationError.
+ * {@link verifyWebhookDelivery} also says whether the timestamp was signed.
+ */
+export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => (await verifyOrder(input, webHmac)).event;
+
+/**
+ * Verifies an order or ramp payment webhook and returns its body with what the signature
+ * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
+ * WebhookVerificationError.
+ */
+export const verifyWebhookDelivery = (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, webHmac);
+
+/** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
+export const verifyCheckoutWebhook = (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, webHmac);
+
+/**
+ * Signs an order or ramp payment webhook as the service does, for your own tests: `X-Webhook-Signature`,
+ * the lowercase hex HMAC-SHA256 of the body (or of `<timestamp>.<body>` with `scheme`), and `X-Webhook-Timestamp`.
+ */
+export const signWebhook = (input: SignOrderWebhookInput): Promise<SignedWebhook> => signOrder(input, webHmac);
+
+/**
+ * Signs a checkout webhook as the service does, for your own tests: `X-Svc-Signature: v1=<hex HMAC-SHA256 of
+ * "<timestamp>.<body>">` with `X-Svc-Timestamp`, `X-Svc-Event-ID` and `X-Svc-Event-Type`.
+ */
+export const signCheckoutWebhook = (input: SignCheckoutWebhookInput): Promise<SignedWebhook> => signCheckout(input, webHmac);
+
 export {
-  verifyWebhook,
-  verifyWebhookDelivery,
-  verifyCheckoutWebhook,
   WebhookVerificationError,
   DEFAULT_TOLERANCE_SECONDS,
   type VerifyWebhookInput,
@@ -25,7 +57,7 @@ export {
   type WebhookVerificationReason,
   type HeadersInput,
 } from './verify.js';
-export { signWebhook, signCheckoutWebhook, type SignWebhookInput, type SignOrderWebhookInput, type SignCheckoutWebhookInput, type SignedWebhook } from './sign.js';
+export { type SignWebhookInput, type SignOrderWebhookInput, type SignCheckoutWebhookInput, type SignedWebhook } from './sign.js';
 export {
   createDeduplicator,
   MemoryDedupeStore,

@@ -2,7 +2,7 @@
  * Builds signed webhook requests, exactly as the service sends them, for merchants' own
  * tests: post `body` with `headers` to your endpoint and it must accept them.
  */
-import { concatBytes, hmacSha256, toBytes, toHex, type WebCrypto } from './crypto.js';
+import { toHex, type Hmac, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 import type { WebhookSignatureScheme } from './verify.js';
 
@@ -12,7 +12,7 @@ export interface SignWebhookInput<T> {
   secret: string;
   /** Signing time, Unix seconds. Default: now. */
   timestamp?: number;
-  /** Web Crypto to use. Default: `globalThis.crypto`. */
+  /** A Web Crypto to compute the HMAC with. Default: node:crypto on Node, Bun and Deno; `globalThis.crypto` elsewhere. */
   crypto?: WebCrypto;
 }
 
@@ -25,15 +25,11 @@ export interface SignedWebhook {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const serialise = (payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(payload));
 
-/**
- * Signs an order or ramp payment webhook as the service does: `X-Webhook-Signature`, the
- * lowercase hex HMAC-SHA256 of the body (or of `<timestamp>.<body>` with `scheme`), and `X-Webhook-Timestamp`.
- */
-export async function signWebhook(input: SignOrderWebhookInput): Promise<SignedWebhook> {
+/** Signs an order or ramp payment webhook with `hmac`; the entries bind it (`signWebhook`). */
+export async function signOrder(input: SignOrderWebhookInput, hmac: Hmac): Promise<SignedWebhook> {
   const body = serialise(input.payload);
   const timestamp = input.timestamp ?? nowSeconds();
-  const content = input.scheme === 'timestamp.body' ? concatBytes(`${timestamp}.`, toBytes(body)) : toBytes(body);
-  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, content);
+  const signature = await hmac(input.secret, input.scheme === 'timestamp.body' ? [`${timestamp}.`, body] : [body], input.crypto);
   return { body, headers: { 'X-Webhook-Signature': toHex(signature), 'X-Webhook-Timestamp': String(timestamp) } };
 }
 
@@ -49,15 +45,12 @@ export interface SignCheckoutWebhookInput extends SignWebhookInput<CheckoutWebho
   eventType?: string;
 }
 
-/**
- * Signs a checkout webhook as the service does: `X-Svc-Signature: v1=<hex HMAC-SHA256 of
- * "<timestamp>.<body>">` with `X-Svc-Timestamp`, `X-Svc-Event-ID` and `X-Svc-Event-Type`.
- */
-export async function signCheckoutWebhook(input: SignCheckoutWebhookInput): Promise<SignedWebhook> {
+/** Signs a checkout webhook with `hmac`; the entries bind it (`signCheckoutWebhook`). */
+export async function signCheckout(input: SignCheckoutWebhookInput, hmac: Hmac): Promise<SignedWebhook> {
   const body = serialise(input.payload);
   const parsed = (typeof input.payload === 'string' ? JSON.parse(input.payload) : input.payload) as Partial<CheckoutWebhookEvent>;
   const timestamp = input.timestamp ?? nowSeconds();
-  const signature = await hmacSha256(input.crypto ?? globalThis.crypto, input.secret, concatBytes(`${timestamp}.`, toBytes(body)));
+  const signature = await hmac(input.secret, [`${timestamp}.`, body], input.crypto);
   return {
     body,
     headers: {

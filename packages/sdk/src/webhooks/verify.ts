@@ -16,7 +16,7 @@
  * replay only where the timestamp is signed; where it is not, de-duplication does.
  */
 import { CredentialError, SikarampError } from '../core/errors.js';
-import { concatBytes, decodeSignature, hmacSha256, timingSafeEqual, toBytes, type WebCrypto } from './crypto.js';
+import { decodeSignature, timingSafeEqual, type Hmac, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 
 /** Default tolerance between the signed timestamp and the time of receipt, seconds. */
@@ -57,7 +57,7 @@ export interface VerifyWebhookInput {
   tolerance?: number;
   /** Time of receipt, ms since the epoch or a Date. Default: now. */
   now?: number | Date;
-  /** Web Crypto to use. Default: `globalThis.crypto`. */
+  /** A Web Crypto to compute the HMAC with. Default: node:crypto on Node, Bun and Deno; `globalThis.crypto` elsewhere. */
   crypto?: WebCrypto;
 }
 
@@ -94,167 +94,142 @@ export interface VerifiedWebhook<E> {
   timestampSigned: boolean;
 }
 
-const RAW_BODY_HINT =
-  'Pass the raw request body exactly as received (string, Buffer or Uint8Array): a body that was parsed and ' +
-  "serialised again no longer matches. With Express, use express.raw({ type: 'application/json' }) on the webhook route.";
+const RAW_BODY_HINT = "Pass the raw request body as received (string, Buffer or Uint8Array), e.g. with express.raw({ type: 'application/json' }).";
 
-/**
- * Verifies an order or ramp payment webhook and returns its body, typed; tell the two
- * apart by `event` (`order.*` or `payment.*`). Throws WebhookVerificationError.
- * {@link verifyWebhookDelivery} also says whether the timestamp was signed.
- */
-export async function verifyWebhook(input: VerifyOrderWebhookInput): Promise<WebhookEvent> {
-  return (await verifyWebhookDelivery(input)).event;
-}
+type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
+type Body = string | Uint8Array;
 
-/**
- * Verifies an order or ramp payment webhook and returns its body with what the signature
- * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
- * WebhookVerificationError.
- */
-export async function verifyWebhookDelivery(input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> {
-  if (input.scheme !== undefined && input.scheme !== 'body' && input.scheme !== 'timestamp.body') {
-    throw new RangeError("scheme must be 'body' or 'timestamp.body'");
-  }
-  if (input.encoding !== undefined && input.encoding !== 'hex' && input.encoding !== 'base64') {
-    throw new RangeError("encoding must be 'hex' or 'base64'");
-  }
+/** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`). */
+export async function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): Promise<VerifiedWebhook<WebhookEvent>> {
+  const { scheme: pinned, encoding } = input;
+  if (pinned !== undefined && pinned !== 'body' && pinned !== 'timestamp.body') throw new RangeError("scheme must be 'body' or 'timestamp.body'");
+  if (encoding !== undefined && encoding !== 'hex' && encoding !== 'base64') throw new RangeError("encoding must be 'hex' or 'base64'");
   const body = rawBody(input.body);
   const signature = requireHeader(input.headers, 'X-Webhook-Signature');
-  const timestamp = readTimestamp(requireHeader(input.headers, 'X-Webhook-Timestamp'), 'X-Webhook-Timestamp');
+  const timestamp = readTimestamp(input.headers, 'X-Webhook-Timestamp');
   // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
-  const previous = readHeader(input.headers, 'X-Webhook-Signature-Previous')?.trim();
-  const candidates = [signature, previous ?? '']
-    .join(',')
-    .split(/[\s,]+/)
-    .filter((part) => part !== '')
-    .map((part) => decodeSignature(part.replace(/^(?:v1|sha256)=/, '')))
-    .filter((decoded): decoded is Decoded => decoded?.bytes.length === 32 && (input.encoding === undefined || decoded.encoding === input.encoding));
-  if (candidates.length === 0) {
-    const what = input.encoding === undefined ? 'hex or base64' : input.encoding;
-    throw new WebhookVerificationError('malformed_header', `X-Webhook-Signature holds no ${what} HMAC-SHA256 signature`);
-  }
+  const previous = readHeader(input.headers, 'X-Webhook-Signature-Previous');
+  const candidates = signatures(previous ? `${signature},${previous}` : signature, /^(?:v1=|sha256=)?/, encoding);
+  if (candidates.length === 0) throw malformed(`X-Webhook-Signature holds no ${encoding ?? 'hex or base64'} HMAC-SHA256 signature`);
   checkTolerance(timestamp, input);
-  const contents: [WebhookSignatureScheme, Uint8Array][] = [];
-  if (input.scheme !== 'timestamp.body') contents.push(['body', body]);
-  if (input.scheme !== 'body') contents.push(['timestamp.body', concatBytes(`${timestamp}.`, body)]);
-  const { scheme, encoding } = await requireMatch(input, contents, candidates);
+  const schemes: WebhookSignatureScheme[] = pinned ? [pinned] : ['body', 'timestamp.body'];
+  const [scheme, matched] = await requireMatch(input, hmac, body, timestamp, schemes, candidates);
   const event = parseJson(body);
   if (typeof event.event !== 'string') throw new WebhookVerificationError('invalid_json', 'The webhook body has no `event` field');
-  return { event: event as unknown as WebhookEvent, timestamp, scheme, encoding, timestampSigned: scheme === 'timestamp.body' };
+  return { event: event as unknown as WebhookEvent, timestamp, scheme, encoding: matched.encoding, timestampSigned: scheme === 'timestamp.body' };
 }
 
-/** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export async function verifyCheckoutWebhook(input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> {
+/** Verifies a checkout webhook with `hmac`; the entries bind it (`verifyCheckoutWebhook`). */
+export async function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): Promise<CheckoutWebhookEvent> {
+  const { headers } = input;
   const body = rawBody(input.body);
-  const signature = requireHeader(input.headers, 'X-Svc-Signature');
-  const timestamp = readTimestamp(requireHeader(input.headers, 'X-Svc-Timestamp'), 'X-Svc-Timestamp');
-  const eventId = requireHeader(input.headers, 'X-Svc-Event-ID');
-  const eventType = requireHeader(input.headers, 'X-Svc-Event-Type');
+  const signature = requireHeader(headers, 'X-Svc-Signature');
+  const timestamp = readTimestamp(headers, 'X-Svc-Timestamp');
+  const id = requireHeader(headers, 'X-Svc-Event-ID');
+  const type = requireHeader(headers, 'X-Svc-Event-Type');
   // Only `v1=` entries count; other versions may appear beside them later.
-  const candidates = signature
-    .split(/[\s,]+/)
-    .filter((part) => part.startsWith('v1='))
-    .map((part) => decodeSignature(part.slice(3)))
-    .filter((decoded): decoded is Decoded => decoded?.bytes.length === 32);
-  if (candidates.length === 0) {
-    throw new WebhookVerificationError('malformed_header', 'X-Svc-Signature holds no `v1=<hex HMAC-SHA256>` signature');
-  }
+  const candidates = signatures(signature, /^v1=/);
+  if (candidates.length === 0) throw malformed('X-Svc-Signature holds no `v1=<hex HMAC-SHA256>` signature');
   checkTolerance(timestamp, input);
-  await requireMatch(input, [['timestamp.body', concatBytes(`${timestamp}.`, body)]], candidates);
+  await requireMatch(input, hmac, body, timestamp, ['timestamp.body'], candidates);
   const event = parseJson(body);
   // The event headers are not under the signature: the signed body decides, and a header
   // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-  for (const [field, header, value] of [['id', 'X-Svc-Event-ID', eventId], ['type', 'X-Svc-Event-Type', eventType]] as const) {
+  for (const [field, value, header] of [['id', id, 'X-Svc-Event-ID'], ['type', type, 'X-Svc-Event-Type']] as const) {
     if (event[field] === undefined) continue;
     if (typeof event[field] !== 'string') throw new WebhookVerificationError('invalid_json', `The webhook body's \`${field}\` is not a string`);
-    if (event[field] !== value) {
-      throw new WebhookVerificationError('header_mismatch', `${header} does not match the signed body's \`${field}\`: the header was altered on the way`);
-    }
+    if (event[field] !== value) throw new WebhookVerificationError('header_mismatch', `${header} does not match the signed body's \`${field}\``);
   }
-  return { ...event, id: eventId, type: eventType } as unknown as CheckoutWebhookEvent;
+  return { ...event, id, type } as unknown as CheckoutWebhookEvent;
 }
 
-function rawBody(body: unknown): Uint8Array {
-  if (typeof body === 'string') return toBytes(body);
+const malformed = (message: string) => new WebhookVerificationError('malformed_header', message);
+
+function rawBody(body: unknown): Body {
+  if (typeof body === 'string') return body;
   // isView and the tag test work across realms (a Buffer from a vm context or a test runner).
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (Object.prototype.toString.call(body) === '[object ArrayBuffer]') return new Uint8Array(body as ArrayBuffer);
-  throw new WebhookVerificationError(
-    'body_not_raw',
-    `The webhook body must be the raw request body, got ${body === null ? 'null' : typeof body}. ${RAW_BODY_HINT}`,
-  );
+  throw new WebhookVerificationError('body_not_raw', `The webhook body must be the raw request body, got ${body === null ? 'null' : typeof body}. ${RAW_BODY_HINT}`);
 }
 
 function readHeader(headers: HeadersInput, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof headers.get === 'function') return (headers as Headers).get(name)?.trim();
+  const record = headers as Record<string, unknown>;
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== lower || value === undefined) continue;
-    return typeof value === 'string' ? value : value.join(', ');
-  }
-  return undefined;
+  let value = record[lower] ?? record[name];
+  // Node's req.headers are lowercase; any other object is searched without regard to case.
+  if (value === undefined) for (const key in record) if (key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
+  return typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.join(', ').trim() : undefined;
 }
 
 function requireHeader(headers: HeadersInput, name: string): string {
-  const value = readHeader(headers, name)?.trim();
+  const value = readHeader(headers, name);
   if (!value) throw new WebhookVerificationError('missing_header', `Missing ${name} header: is this request a Sikaramp webhook?`);
   return value;
 }
 
-function readTimestamp(value: string, name: string): number {
-  if (!/^\d{1,12}$/.test(value)) throw new WebhookVerificationError('malformed_header', `${name} must be Unix seconds`);
+function readTimestamp(headers: HeadersInput, name: string): number {
+  const value = requireHeader(headers, name);
+  if (!/^\d{1,12}$/.test(value)) throw malformed(`${name} must be Unix seconds`);
   return Number(value);
+}
+
+/** The 32-byte signatures in a header, each after its `prefix`, in the pinned encoding if any. */
+function signatures(header: string, prefix: RegExp, encoding?: WebhookSignatureEncoding): Decoded[] {
+  const out: Decoded[] = [];
+  for (const part of header.split(/[\s,]+/)) {
+    const found = prefix.exec(part);
+    const decoded = found ? decodeSignature(part.slice(found[0].length)) : undefined;
+    if (decoded?.bytes.length === 32 && (encoding === undefined || decoded.encoding === encoding)) out.push(decoded);
+  }
+  return out;
 }
 
 function checkTolerance(timestamp: number, input: VerifyWebhookInput): void {
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
   if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or a positive number of seconds');
-  if (tolerance === 0) return;
-  const now = Math.floor(Number(input.now ?? Date.now()) / 1000);
-  if (now - timestamp > tolerance) {
-    throw new WebhookVerificationError('timestamp_too_old', `The webhook was signed more than ${tolerance} s ago (a replay, or a clock far behind)`);
-  }
-  if (timestamp - now > tolerance) {
-    throw new WebhookVerificationError('timestamp_in_future', `The webhook is signed more than ${tolerance} s in the future (check this server's clock)`);
-  }
+  const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - timestamp;
+  if (tolerance === 0 || Math.abs(age) <= tolerance) return;
+  throw age > 0
+    ? new WebhookVerificationError('timestamp_too_old', `The webhook was signed more than ${tolerance} s ago (a replay, or a clock behind)`)
+    : new WebhookVerificationError('timestamp_in_future', `The webhook is signed more than ${tolerance} s ahead (check this server's clock)`);
 }
-
-type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
 
 /** Finds the signed content and the signature that match; every candidate is compared, so the time taken does not say which. */
 async function requireMatch(
   input: VerifyWebhookInput,
-  contents: readonly [WebhookSignatureScheme, Uint8Array][],
+  hmac: Hmac,
+  body: Body,
+  timestamp: number,
+  schemes: readonly WebhookSignatureScheme[],
   candidates: readonly Decoded[],
-): Promise<{ scheme: WebhookSignatureScheme; encoding: WebhookSignatureEncoding }> {
+): Promise<[WebhookSignatureScheme, Decoded]> {
   const secrets = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).filter((s) => typeof s === 'string' && s !== '');
   if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
-  const crypto = input.crypto ?? globalThis.crypto;
   for (const secret of secrets) {
-    for (const [scheme, content] of contents) {
-      const expected = await hmacSha256(crypto, secret, content);
+    for (const scheme of schemes) {
+      let expected = hmac(secret, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto);
+      // node:crypto answers at once: no await, so no extra turn of the event loop.
+      if (!(expected instanceof Uint8Array)) expected = await expected;
       let matched: Decoded | undefined;
       for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
-      if (matched) return { scheme, encoding: matched.encoding };
+      if (matched) return [scheme, matched];
     }
   }
   throw new WebhookVerificationError(
     'no_matching_signature',
-    `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given. ` +
-      `Check the webhook secret (after a rotation pass both the new and the old one). ${RAW_BODY_HINT}`,
+    `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given: check the secret (after a rotation pass the new and the old one). ${RAW_BODY_HINT}`,
   );
 }
 
-function parseJson(body: Uint8Array): Record<string, unknown> {
+const decoder = new TextDecoder();
+
+function parseJson(body: Body): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new WebhookVerificationError('invalid_json', 'The webhook body is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new WebhookVerificationError('invalid_json', 'The webhook body is not a JSON object');
-  }
+    value = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+  } catch {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WebhookVerificationError('invalid_json', 'The webhook body is not a JSON object');
   return value as Record<string, unknown>;
 }

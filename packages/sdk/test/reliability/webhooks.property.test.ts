@@ -3,20 +3,15 @@
  * signed with the secret verifies, and a body or signature changed by one byte, a truncated
  * signature, another secret, or a timestamp outside the tolerance (too old: a replay; too
  * far ahead) is refused. Signatures are made here with node:crypto, independently of the SDK.
+ * Every property runs against both builds: Web Crypto (edge runtimes, the default) and
+ * node:crypto (the node, bun and deno export conditions).
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createDeduplicator,
-  signCheckoutWebhook,
-  signWebhook,
-  verifyCheckoutWebhook,
-  verifyWebhook,
-  WebhookVerificationError,
-  type VerifyWebhookInput,
-  type WebhookVerificationReason,
-} from '../../src/webhooks/index.js';
+import * as webBuild from '../../src/webhooks/index.js';
+import { createDeduplicator, WebhookVerificationError, type VerifyWebhookInput, type WebhookVerificationReason } from '../../src/webhooks/index.js';
+import * as nodeBuild from '../../src/webhooks/node.js';
 
 const RUNS = 100;
 
@@ -39,19 +34,20 @@ const SIGNATURE_HEADER: Record<Scheme, string> = { order: 'x-webhook-signature',
 const hexOf = (scheme: Scheme, header: string) => (scheme === 'order' ? header : header.slice(3));
 const withHex = (scheme: Scheme, hex: string) => (scheme === 'order' ? hex : `v1=${hex}`);
 
-function verify(scheme: Scheme, input: VerifyWebhookInput) {
-  return scheme === 'order' ? verifyWebhook(input) : verifyCheckoutWebhook(input);
-}
-
-/** Why verification refused, or undefined when it accepted. */
-async function refusal(scheme: Scheme, input: VerifyWebhookInput): Promise<WebhookVerificationReason | undefined> {
-  try {
-    await verify(scheme, input);
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebhookVerificationError);
-    return (error as WebhookVerificationError).reason;
+/** The verifiers of one build. */
+function verifiers(build: typeof webBuild) {
+  const verify = (scheme: Scheme, input: VerifyWebhookInput) => (scheme === 'order' ? build.verifyWebhook(input) : build.verifyCheckoutWebhook(input));
+  /** Why verification refused, or undefined when it accepted. */
+  async function refusal(scheme: Scheme, input: VerifyWebhookInput): Promise<WebhookVerificationReason | undefined> {
+    try {
+      await verify(scheme, input);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      return (error as WebhookVerificationError).reason;
+    }
   }
+  return { verify, refusal, signWebhook: build.signWebhook, signCheckoutWebhook: build.signCheckoutWebhook };
 }
 
 /** Any JSON object with an `event` (order webhooks need one), written compactly or indented, unicode included. */
@@ -68,7 +64,12 @@ const schemes = fc.constantFrom<Scheme>('order', 'checkout');
 /** A signing time within ten years of 2026, Unix seconds. */
 const times = fc.integer({ min: T0 - 5 * 365 * 86_400, max: T0 + 5 * 365 * 86_400 });
 
-describe('webhook verification, for any body, secret and time', () => {
+describe.each([
+  ['Web Crypto', webBuild],
+  ['node:crypto', nodeBuild],
+])('webhook verification on the %s build, for any body, secret and time', (_, build) => {
+  const { verify, refusal, signWebhook, signCheckoutWebhook } = verifiers(build);
+
   it('accepts what the service signs, from the raw bytes, and returns the body', async () => {
     await fc.assert(
       fc.asyncProperty(schemes, bodies, secrets, times, fc.integer({ min: -300, max: 300 }), async (scheme, body, secret, at, skew) => {
