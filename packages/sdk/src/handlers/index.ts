@@ -11,4 +11,11 @@
  * ```
  */
 export { createRampHandlers, MemoryTransactionOwners, type RampHandlers, type RampHandlersOptions, type TransactionOwners } from './ramp.js';
+export {
+  createWebhookHandler,
+  type WebhookHandlerOptions,
+  type MerchantWebhookHandlerOptions,
+  type CheckoutWebhookHandlerOptions,
+} from './webhook.js';
 export type { ErrorReporter } from './response.js';
+export { MemoryDedupeStore, type DedupeStore } from '../webhooks/index.js';

@@ -1,0 +1,104 @@
+/**
+ * The webhook endpoint as a web-standard `(Request) => Promise<Response>` handler: reads the
+ * raw body, verifies it, runs `onEvent` once per event (de-duplicated in `store`), and answers
+ * 2xx only once `onEvent` succeeded, so that the service retries everything else.
+ *
+ * | answer | when |
+ * |---|---|
+ * | 200 `{ received: true }` | `onEvent` succeeded, or the event was already handled (`duplicate: true`) |
+ * | 400 | the signature, timestamp, headers or body do not verify (`onEvent` does not run) |
+ * | 405 | not a POST |
+ * | 409 | the same event is being handled right now; the retry comes later |
+ * | 413 | a body over `maxBodyBytes` |
+ * | 500 | `onEvent` or the store failed; the key is released, so the retry runs `onEvent` again |
+ */
+import {
+  createDeduplicator,
+  verifyCheckoutWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type CheckoutWebhookEvent,
+  type DedupeStore,
+  type WebhookEvent,
+  type WebhookSignatureScheme,
+} from '../webhooks/index.js';
+import { error, internal, json, methodNotAllowed, readBody, type ErrorReporter } from './response.js';
+
+interface WebhookHandlerCommon {
+  /** The webhook secret; during a rotation pass `secrets`, the new and the old one. */
+  secret?: string;
+  secrets?: readonly string[];
+  /**
+   * Where handled event keys are kept. Order webhooks do not sign their timestamp, so use one that
+   * survives a restart: `SqliteDedupeStore` (`@sikaramp/sdk/webhooks/sqlite`), Redis, or your
+   * database; `MemoryDedupeStore` serves one process until it restarts.
+   */
+  store: DedupeStore;
+  /** How long a handled key is remembered, seconds. Default 7 days. */
+  ttlSeconds?: number;
+  /** How long a key is held while `onEvent` runs, with a store that has `commit`, seconds. Default 10 minutes. */
+  leaseSeconds?: number;
+  /** Largest accepted difference between the signed timestamp and now, seconds. Default 300. */
+  tolerance?: number;
+  /** The clock the tolerance is checked against, ms since the epoch. Default `Date.now`; tests pass the mock's. */
+  now?: () => number;
+  /** Largest body read, bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Called with each error answered 5xx. Default `console.error`. */
+  onError?: ErrorReporter;
+}
+
+/** Order and ramp payment webhooks: both arrive at your webhook URL, signed the same way; tell them apart by `event`. */
+export interface MerchantWebhookHandlerOptions extends WebhookHandlerCommon {
+  kind?: 'order' | 'ramp';
+  /** Accept only this signed content (see `verifyWebhook`). Default: either. */
+  scheme?: WebhookSignatureScheme;
+  onEvent: (event: WebhookEvent, request: Request) => unknown;
+}
+
+/** Checkout webhooks (`X-Svc-Signature`), de-duplicated by event id. */
+export interface CheckoutWebhookHandlerOptions extends WebhookHandlerCommon {
+  kind: 'checkout';
+  onEvent: (event: CheckoutWebhookEvent, request: Request) => unknown;
+}
+
+export type WebhookHandlerOptions = MerchantWebhookHandlerOptions | CheckoutWebhookHandlerOptions;
+
+/** Default largest body, bytes: a webhook is well under 4 KB. */
+const MAX_BODY = 1024 * 1024;
+
+export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
+  const secrets = [...(options.secrets ?? []), ...(options.secret === undefined ? [] : [options.secret])];
+  // An unset environment variable must fail at start-up, not as a 500 on every delivery.
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
+    throw new TypeError('createWebhookHandler: `secret` (or `secrets`) must be the webhook secret: is its environment variable set?');
+  }
+  const { store, tolerance, now = Date.now, maxBodyBytes = MAX_BODY } = options;
+  const onError = options.onError ?? ((e: unknown) => console.error(e));
+  const dedupe = createDeduplicator({ store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds });
+
+  return async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    const body = await readBody(request, maxBodyBytes);
+    if (body === undefined) return error(413, 'body_too_large', `The body must be at most ${maxBodyBytes} bytes.`);
+    const input = { body, headers: request.headers, secret: secrets, tolerance, now: now() };
+    let event: WebhookEvent | CheckoutWebhookEvent;
+    try {
+      event = options.kind === 'checkout' ? await verifyCheckoutWebhook(input) : await verifyWebhook({ ...input, scheme: options.scheme });
+    } catch (cause) {
+      // The verifier's messages name the failed check, never a secret.
+      if (cause instanceof WebhookVerificationError) return json(400, { error: { code: 'invalid_webhook', reason: cause.reason, message: cause.message } });
+      onError(cause, request);
+      return internal();
+    }
+    try {
+      const outcome = await dedupe.once(event, () => (options.onEvent as (e: typeof event, r: Request) => unknown)(event, request));
+      if (!outcome.duplicate) return json(200, { received: true });
+      if (outcome.pending) return error(409, 'in_flight', 'This event is being handled; deliver it again later.');
+      return json(200, { received: true, duplicate: true });
+    } catch (cause) {
+      onError(cause, request);
+      return internal();
+    }
+  };
+}
