@@ -37,8 +37,9 @@ function page(title: string, body: string, status = 200) {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-.amount{font-size:2rem;font-weight:600}form{display:flex;gap:.5rem;flex-wrap:wrap}button{font:inherit;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #888;cursor:pointer}
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a;overflow-wrap:anywhere}
+@media (max-width:30rem){body{margin-top:1rem}h1{font-size:1.5rem}}
+.amount{font-size:2rem;font-weight:600}form{display:flex;gap:.5rem;flex-wrap:wrap}button{font:inherit;min-height:2.75rem;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #888;cursor:pointer}
 button[value=succeed]{background:#0a7c3f;color:#fff;border-color:#0a7c3f}.note{color:#555;font-size:.875rem}</style></head>
 <body><main>${body}</main></body></html>`;
   return new HttpResponse(html, { status, headers: HEADERS });

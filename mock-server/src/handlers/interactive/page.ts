@@ -130,7 +130,7 @@ ${help('amount', format(t.amount_hint, { min: money(model.lang, amount.min), max
 <input id="destination" name="destination_address" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" class="mono" ${describedBy('destination')}>
 ${help('destination', t.destination_hint)}
 </fieldset>`
-      : `<p id="destination-preset">${esc(format(t.destination_preset, { address: model.destination }))}</p>`;
+      : `<p id="destination-preset" class="break">${esc(format(t.destination_preset, { address: model.destination }))}</p>`;
 
   const body = `<main>
 <h1>${esc(title)}</h1>
