@@ -143,6 +143,9 @@ describe('the customer pages on a phone', () => {
       await page.locator('#amount').fill('1234.56');
       await page.locator('#summary-list').waitFor({ state: 'visible', ...WAIT });
       await inspect(page, 'buy form, filled', findings);
+      // The widget's desktop popup is 440 px wide: the address stays inside the card there too.
+      await page.setViewportSize({ width: 440, height: 720 });
+      expect(await page.locator('#destination-preset').evaluate((p) => [p.scrollWidth <= p.clientWidth, document.documentElement.scrollWidth])).toEqual([true, 440]);
       if (lang === 'en') await screenshot(page, 'buy');
 
       await page.locator('#confirm').click();
