@@ -8,6 +8,11 @@ export default defineConfig({
     'webhooks/node': 'src/webhooks/node.ts',
     'webhooks/sqlite': 'src/webhooks/sqlite.ts',
     'anchor/index': 'src/anchor/index.ts',
+    // The adapters are entries of their own, so that `@sikaramp/sdk/handlers` names no framework.
+    'handlers/index': 'src/handlers/index.ts',
+    'handlers/express': 'src/handlers/adapters/express.ts',
+    'handlers/hono': 'src/handlers/adapters/hono.ts',
+    'handlers/fastify': 'src/handlers/adapters/fastify.ts',
   },
   format: ['esm', 'cjs'],
   target: 'es2022',

@@ -12,8 +12,8 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
   '@sikaramp/sdk': {
-    esm: ['.', './webhooks', './webhooks/sqlite', './anchor', './package.json'],
-    cjs: ['.', './webhooks', './webhooks/sqlite', './anchor', './package.json'],
+    esm: ['.', './webhooks', './webhooks/sqlite', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
+    cjs: ['.', './webhooks', './webhooks/sqlite', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
   },
   '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './package.json'], cjs: [] },
@@ -183,5 +183,36 @@ describe('@sikaramp/widget installed from its tarball', () => {
     expect(report.tagName).toBe('ramp-widget');
     expect(report.allow.split(/;\s*/)).toEqual(expect.arrayContaining(['camera', 'payment']));
     expect(report.element).toBe('function');
+  });
+});
+
+describe.each([
+  ['ESM (import)', 'sdk-handlers.mjs', '.js'],
+  ['CommonJS (require)', 'sdk-handlers.cjs', '.cjs'],
+])('@sikaramp/sdk/handlers installed from its tarball, %s', (_format, fixture, extension) => {
+  let report: { resolved: Record<string, string>; statuses: number[]; events: string[]; exports: Record<string, string[]> };
+  beforeAll(async () => {
+    report = await consumer.run<typeof report>(fixture);
+  }, 30_000);
+
+  it('loads the handlers and each adapter from the installed build of that format', () => {
+    for (const [id, build] of Object.entries({
+      '@sikaramp/sdk/handlers': 'index',
+      '@sikaramp/sdk/handlers/express': 'express',
+      '@sikaramp/sdk/handlers/hono': 'hono',
+      '@sikaramp/sdk/handlers/fastify': 'fastify',
+    })) {
+      expect(report.resolved[id]).toContain(installed);
+      expect(report.resolved[id]?.endsWith(`/dist/handlers/${build}${extension}`)).toBe(true);
+    }
+    expect(report.exports['./handlers']).toEqual(expect.arrayContaining(['createRampHandlers', 'createWebhookHandler', 'MemoryDedupeStore']));
+    expect(report.exports['./handlers/express']).toEqual(['toExpress']);
+    expect(report.exports['./handlers/hono']).toEqual(['toHono']);
+    expect(report.exports['./handlers/fastify']).toEqual(['rawBodies', 'toFastify']);
+  });
+
+  it('answers a webhook signed with node:crypto 200, its redelivery 200 without handling it again, and an altered body 400', () => {
+    expect(report.statuses).toEqual([200, 200, 400]);
+    expect(report.events).toEqual(['order.completed']);
   });
 });

@@ -76,6 +76,15 @@ describe('a bundle that imports only verifyWebhook from @sikaramp/sdk/webhooks',
   });
 });
 
+describe('a bundle that imports the drop-in handlers from @sikaramp/sdk/handlers', () => {
+  it('contains no ky, zod, @stellar/stellar-sdk, anchor code or web framework', async () => {
+    const handlers = await bundle("export { createRampHandlers, createWebhookHandler } from '@sikaramp/sdk/handlers';");
+    expect(handlers.inputs.some((input) => input.includes('/dist/handlers/'))).toBe(true);
+    expect(handlers.inputs.filter((input) => /\/node_modules\/(ky|zod|@stellar\/|express|hono|fastify)/.test(input))).toEqual([]);
+    expect(containing(handlers.text, [...MARKERS.stellarSdk, ...MARKERS.anchor])).toEqual([]);
+  });
+});
+
 describe('@sikaramp/sdk/webhooks per runtime', () => {
   const source = "import { verifyWebhook } from '@sikaramp/sdk/webhooks';\nexport { verifyWebhook };";
   const build = (inputs: string[]) => inputs.find((input) => input.includes('/dist/webhooks/'))?.replace(/.*\/dist\//, 'dist/');
