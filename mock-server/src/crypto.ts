@@ -13,7 +13,16 @@ const toBase64Url = (bytes: Uint8Array) =>
 const fromBase64Url = (text: string) =>
   Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
+// node:crypto where it exists (Node, Bun, Deno); a browser worker has only Web Crypto.
+type NodeCrypto = typeof import('node:crypto');
+let nodeCrypto: Promise<NodeCrypto | undefined> | undefined;
+const loadNodeCrypto = () =>
+  (nodeCrypto ??= import('node:crypto').catch(() => undefined));
+
+/** SHA-256 of the UTF-8 text, hex: node:crypto's synchronous hash where it exists (API keys are hashed on every call), else Web Crypto. */
 export async function sha256Hex(text: string): Promise<string> {
+  const node = await loadNodeCrypto();
+  if (node) return node.createHash('sha256').update(text, 'utf8').digest('hex');
   return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
@@ -39,11 +48,6 @@ export function timingSafeEqual(a: string, b: string): boolean {
 }
 
 // Passwords: scrypt where node:crypto exists, PBKDF2 (Web Crypto) in a browser worker.
-type NodeCrypto = typeof import('node:crypto');
-let nodeCrypto: Promise<NodeCrypto | undefined> | undefined;
-const loadNodeCrypto = () =>
-  (nodeCrypto ??= import('node:crypto').catch(() => undefined));
-
 export async function hashPassword(password: string, salt: Uint8Array): Promise<string> {
   const node = await loadNodeCrypto();
   if (node) {

@@ -6,12 +6,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse } from 'msw';
+import { getResponse, type HttpHandler } from 'msw';
 import { createMockBackend, type MockBackend } from './backend.js';
 import { CLIENT_IP_HEADER } from './http/auth.js';
 import { timingSafeEqual } from './crypto.js';
 import { HttpError, notFound } from './http/errors.js';
 import { errorResponse } from './http/respond.js';
+import { indexHandlers, type HandlerIndex } from './http/routing.js';
 import type { MockBackendOptions } from './options.js';
 
 /** Largest request body the server accepts, bytes. */
@@ -120,7 +121,7 @@ function originOf(text: string): string {
  */
 function corsOrigin(backend: MockBackend, guard: Guard, path: string, origin: string): string | undefined {
   const { urls } = backend;
-  const anchorPath = new URL(urls.anchor).pathname;
+  const anchorPath = prepared(backend).anchorPath;
   if (path === '/.well-known/stellar.toml' || path === anchorPath || path.startsWith(`${anchorPath}/`)) return '*';
   if (isControl(backend, path)) return guard.controlOrigins.has(origin) ? origin : undefined;
   if (origin === urls.origin || guard.corsOrigins.has(origin)) return origin;
@@ -131,7 +132,7 @@ function corsOrigin(backend: MockBackend, guard: Guard, path: string, origin: st
 }
 
 const isControl = (backend: MockBackend, path: string) => {
-  const control = new URL(backend.urls.control).pathname;
+  const control = prepared(backend).controlPath;
   return path === control || path.startsWith(`${control}/`);
 };
 
@@ -172,7 +173,8 @@ export function maskUrl(url: string): string {
 }
 
 async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, res: ServerResponse) {
-  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const url = new URL(req.url ?? '/', backend.urls.origin);
+  const path = url.pathname;
   const origin = req.headers.origin;
   const allowed = origin === undefined ? undefined : corsOrigin(backend, guard, path, origin);
   const cors: Record<string, string> = allowed
@@ -213,7 +215,7 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   headers.set(CLIENT_IP_HEADER, (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
-  const request = new Request(new URL(req.url ?? '/', backend.urls.origin), {
+  const request = new Request(url, {
     method: req.method,
     headers,
     body: body && body.length > 0 ? new Uint8Array(body) : undefined,
@@ -221,10 +223,39 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
 
   // Every path under the origin has a handler (a catch-all 404 comes last), so this always answers.
   const response =
-    (await getResponse(backend.handlers, request)) ??
-    errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${new URL(request.url).pathname}`));
+    (await getResponse(prepared(backend).index.candidates(request.method, url), request)) ??
+    errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${path}`));
   if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${maskUrl(req.url ?? '/')} -> ${response.status}`);
   return send(res, response, cors);
+}
+
+/** What the server works out once per backend instead of on every request. */
+interface Prepared {
+  controlPath: string;
+  anchorPath: string;
+  /** The handler list as indexed, to notice a caller changing `backend.handlers`. */
+  handlers: HttpHandler[];
+  copy: HttpHandler[];
+  index: HandlerIndex;
+}
+
+const preparedBackends = new WeakMap<MockBackend, Prepared>();
+
+function prepared(backend: MockBackend): Prepared {
+  const { handlers, urls } = backend;
+  let done = preparedBackends.get(backend);
+  if (!done || done.handlers !== handlers || done.copy.length !== handlers.length || done.copy.some((h, i) => h !== handlers[i])) {
+    const copy = [...handlers];
+    done = {
+      controlPath: new URL(urls.control).pathname,
+      anchorPath: new URL(urls.anchor).pathname,
+      handlers,
+      copy,
+      index: indexHandlers(copy, urls.origin),
+    };
+    preparedBackends.set(backend, done);
+  }
+  return done;
 }
 
 /** Writes a fetch Response to a node:http response, with extra headers (CORS). */
