@@ -42,6 +42,10 @@ export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk/webhooks': 'packages/sdk/src/webhooks/index.ts',
   '@sikaramp/sdk/webhooks/sqlite': 'packages/sdk/src/webhooks/sqlite.ts',
   '@sikaramp/sdk/anchor': 'packages/sdk/src/anchor/index.ts',
+  '@sikaramp/sdk/handlers': 'packages/sdk/src/handlers/index.ts',
+  '@sikaramp/sdk/handlers/express': 'packages/sdk/src/handlers/adapters/express.ts',
+  '@sikaramp/sdk/handlers/hono': 'packages/sdk/src/handlers/adapters/hono.ts',
+  '@sikaramp/sdk/handlers/fastify': 'packages/sdk/src/handlers/adapters/fastify.ts',
   '@sikaramp/widget': 'packages/widget/src/index.ts',
   '@sikaramp/mock-server': 'mock-server/src/index.ts',
 };
