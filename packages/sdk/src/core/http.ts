@@ -3,7 +3,7 @@
  * loop, envelope unwrapping, error mapping and response parsing. The only module that
  * imports ky; ky's own retry stays off so that `core/retry.ts` is the one policy.
  */
-import ky, { NetworkError, type KyInstance } from 'ky';
+import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
 import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, TimeoutError } from './errors.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
@@ -166,24 +166,27 @@ export class HttpCore {
     const { signal } = call;
     if (signal?.aborted) throw new AbortError({ cause: signal.reason });
     const headers: Record<string, string> = { accept: 'application/json', ...this.#config.defaultHeaders };
-    if (call.auth !== false && this.#config.auth) Object.assign(headers, await this.#config.auth.headers(signal));
+    const auth = call.auth === false ? undefined : this.#config.auth;
+    if (auth) {
+      // Most authenticators answer at once: awaiting only a promise spares a turn of the event loop per call.
+      const given = auth.headers(signal);
+      Object.assign(headers, typeof (given as Promise<unknown>).then === 'function' ? await given : given);
+    }
     if (call.idempotencyKey !== undefined) headers[this.#config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
-    Object.assign(headers, call.headers);
+    if (call.headers) Object.assign(headers, call.headers);
 
     const timeoutMs = call.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    // An empty path is the base URL itself (SEP-10's endpoint is a full URL).
+    const url = path === '' ? this.baseUrl : `${this.baseUrl}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
+    const options: Options = { method, headers, signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal };
+    if (call.query) options.searchParams = call.query;
+    if (call.body !== undefined) options.json = call.body;
     try {
       let response: Response;
       try {
-        // An empty path is the base URL itself (SEP-10's endpoint is a full URL).
-        response = await this.#ky(path === '' ? this.baseUrl : `${this.baseUrl}/${path.replace(/^\/+/, '')}`, {
-          method,
-          headers,
-          searchParams: call.query,
-          ...(call.body === undefined ? {} : { json: call.body }),
-          signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
-        });
+        response = await this.#ky(url, options);
       } catch (error) {
         throw this.#failure(error, signal, timer.signal, timeoutMs, error instanceof NetworkError);
       }

@@ -45,6 +45,7 @@ export const PaymentCreateParamsSchema = z.looseObject({
 export type PaymentCreateParams = z.input<typeof PaymentCreateParamsSchema>;
 
 const IdempotencyKeySchema = headerValue(MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH);
+const SessionRefSchema = z.string().trim().min(1, 'is required').pipe(pathSegment);
 
 /** `data` of a creation answer: where to send the customer, and the two references to verify with. */
 export const PaymentCreatedSchema = responseObject({
@@ -135,7 +136,7 @@ export class Payments extends Resource {
    * release goods on the signed webhook. `sessionRef` is the session or the gateway reference.
    */
   async verify(sessionRef: string, opts?: RequestOptions): Promise<PaymentVerification> {
-    const ref = parseInput(z.string().trim().min(1, 'is required').pipe(pathSegment), sessionRef, 'session reference');
+    const ref = parseInput(SessionRefSchema, sessionRef, 'session reference');
     let session: PaymentSession;
     try {
       session = await this.core.get(`api/v1/developer/payments/${segment(ref)}`, { ...opts, auth: false, schema: PaymentSessionSchema });
