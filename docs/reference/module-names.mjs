@@ -11,7 +11,12 @@ export function load(app) {
     if (!reflection.kindOf(ReflectionKind.Module)) return;
     const id = context.project.getSymbolIdFromReflection(reflection);
     if (!id) return;
-    const subpath = id.packagePath.replace(/^src\//, '').replace(/(^|\/)index\.ts$/, '');
+    const subpath = id.packagePath
+      .replace(/^src\//, '')
+      .replace(/(^|\/)index\.ts$/, '')
+      .replace(/\.ts$/, '')
+      // The framework adapters are published as `handlers/<framework>` (packages/sdk/tsup.config.ts).
+      .replace(/^handlers\/adapters\//, 'handlers/');
     reflection.name = subpath ? `${id.packageName}/${subpath}` : id.packageName;
   });
 }
