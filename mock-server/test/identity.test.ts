@@ -166,7 +166,7 @@ describe('one identity model for the widget backend and the anchor (standalone, 
     expect(snapshot(env.backend.store)).toEqual(before);
   });
 
-  it("answers GET /transaction only to the account that started it; a transaction through the widget backend is the service's", async () => {
+  it("answers GET /transaction without merchant fields only to the account that started it; a transaction through the widget backend is the service's", async () => {
     const fields = await merchantFields(env, shop);
     const mine = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', { headers: bearer(backend), body: { asset_code: 'USDC', ...fields } });
     expect((await call(env, 'GET', `/anchor/transaction?id=${mine.body.id}`, { headers: bearer(backend) })).status).toBe(200);
@@ -189,5 +189,73 @@ describe('one identity model for the widget backend and the anchor (standalone, 
     }
     const list = await call(env, 'GET', '/anchor/transactions?asset_code=USDC', { headers: bearer(stranger) });
     expect(list.body).toEqual({ transactions: [] });
+  });
+  it("lets the merchant's backend read a widget-backend transaction at the anchor with the merchant fields of its customer's session", async () => {
+    const id = await newCustomer(shop, 'reads-status@example.com');
+    const wallet = Keypair.random().publicKey();
+    const buy = await call(env, 'POST', '/api/v1/widget/deposit/interactive', {
+      headers: widget(shop),
+      body: { asset_code: 'USDC', user_id: id, api_key: shop.publicKey, fiat_amount: 40, destination_address: wallet },
+    });
+    expect(buy.status).toBe(200);
+    const txId = buy.body.data.id as string;
+    // Another customer's transaction of the same merchant, and another merchant's.
+    const sibling = await call(env, 'POST', '/api/v1/widget/withdraw/interactive', {
+      headers: widget(shop),
+      body: { asset_code: 'USDC', user_id: shop.customer.id, api_key: shop.publicKey, onchain_amount: 5 },
+    });
+    const foreign = await call(env, 'POST', '/api/v1/widget/withdraw/interactive', {
+      headers: widget(other),
+      body: { asset_code: 'USDC', user_id: other.customer.id, api_key: other.publicKey, onchain_amount: 5 },
+    });
+
+    // The merchant's backend: a Stellar keypair of its own and a session it opens with POST /api/v1/widget/session.
+    const reader = Keypair.random();
+    let token = await signIn(env, reader);
+    expect((await call(env, 'GET', `/anchor/transaction?id=${txId}`, { headers: bearer(token) })).status).toBe(404);
+    const fields = await merchantFields(env, shop, id);
+    const read = (query: string, t = token) => call(env, 'GET', `/anchor/transaction?${query}&${new URLSearchParams(fields)}`, { headers: bearer(t) });
+    const first = await read(`id=${txId}`);
+    expect(first.status).toBe(200);
+    expect(first.body.transaction).toMatchObject({ id: txId, kind: 'deposit', status: 'incomplete', to: wallet });
+
+    await completeForm(env, txId);
+    await call(env, 'POST', `/_mock/mobile-money/${txId}/approve`);
+    await advance(env, 2);
+    const record = (await read(`id=${txId}`)).body.transaction;
+    for (const query of [`id=${txId}`, `stellar_transaction_id=${record.stellar_transaction_id}`, `external_transaction_id=${record.external_transaction_id}`]) {
+      const res = await read(query);
+      expect(res.status, query).toBe(200);
+      expect(res.body.transaction, query).toMatchObject({ id: txId, status: 'pending_stellar' });
+    }
+    const list = await call(env, 'GET', `/anchor/transactions?asset_code=USDC&${new URLSearchParams(fields)}`, { headers: bearer(token) });
+    expect(list.body.transactions.map((t: { id: string }) => t.id)).toEqual([txId]);
+    const sells = await call(env, 'GET', `/anchor/transactions?asset_code=USDC&kind=withdrawal&${new URLSearchParams(fields)}`, { headers: bearer(token) });
+    expect(sells.body).toEqual({ transactions: [] });
+
+    // The session is its customer's: the merchant's other customer's transaction, and another merchant's, do not exist for it.
+    for (const other of [sibling.body.data.id, foreign.body.data.id]) {
+      const res = await read(`id=${other}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'transaction not found' });
+    }
+    // Fields that do not agree, or a wrong session, are refused as at SEP-12.
+    const refused = [
+      [{ ...fields, api_key: other.publicKey }, 403],
+      [{ ...fields, session_token: 'wrong' }, 401],
+      [{ merchant_id: fields.merchant_id }, 400],
+    ] as const;
+    for (const [bad, status] of refused) {
+      const res = await call(env, 'GET', `/anchor/transaction?id=${txId}&${new URLSearchParams(bad)}`, { headers: bearer(token) });
+      expect(res.status, JSON.stringify(bad)).toBe(status);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+    // Once the session has expired: 401, on the list too.
+    await advance(env, 30 * 60);
+    token = await signIn(env, reader);
+    const late = await read(`id=${txId}`);
+    expect(late.status).toBe(401);
+    expect(late.body).toEqual({ error: 'session expired' });
+    expect((await call(env, 'GET', `/anchor/transactions?asset_code=USDC&${new URLSearchParams(fields)}`, { headers: bearer(token) })).status).toBe(401);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * SEP-24 at `{anchor_url}`: `GET /info`, `POST /transactions/deposit/interactive` and
  * `/withdraw/interactive` (JSON, form-urlencoded or multipart, as SEP-24 clients send them),
- * `GET /transaction` and `GET /transactions`.
+ * `GET /transaction` and `GET /transactions` (the signed-in account's transactions, and with
+ * merchant fields the merchant's for the session's customer).
  *
  * Who a request is for (000 section 4; docs/choices.md, "who an interactive request is for"):
  * a merchant only when the request carries that merchant's five merchant fields, valid and
@@ -67,9 +68,9 @@ export interface StartInteractiveOptions {
 
 /**
  * Starts an interactive deposit or withdrawal for a SEP-10 client, checking the merchant
- * fields as described above. The transaction is the client's (`account`): only it reads it
- * at `GET /transaction`. Shared by the anchor's endpoints and the widget backend, so
- * both answer the same `{type, url, id}`.
+ * fields as described above. The transaction is the client's (`account`); at `GET /transaction`
+ * the merchant it is for also reads it, with merchant fields for its customer. Shared by the
+ * anchor's endpoints and the widget backend, so both answer the same `{type, url, id}`.
  */
 export async function startInteractive(
   ctx: MockContext,
@@ -130,6 +131,17 @@ export function sep24Handlers(ctx: MockContext) {
       const client = await requireSep10(ctx, request);
       return HttpResponse.json(await startInteractive(ctx, kind, await readFields(request), client));
     });
+  /**
+   * Which transactions a GET request reaches: those the SEP-10 account (and memo) started, and,
+   * with valid merchant fields in the query, the merchant's for the session's customer (a
+   * session never reads another customer's). Wrong fields are refused as at SEP-12.
+   */
+  const reader = async (request: Request, query: Record<string, unknown>) => {
+    const client = await requireSep10(ctx, request);
+    const auth = await readMerchantFields(ctx, query);
+    return (t: TransactionRecord) =>
+      t.account === client.sub || (auth !== undefined && t.merchant_id === auth.merchant.id && t.customer_id === auth.session.user_id);
+  };
   return [
     http.get(`${base}/info`, () => {
       const { maxPerTransaction } = ctx.options.limits;
@@ -146,31 +158,30 @@ export function sep24Handlers(ctx: MockContext) {
     http.get(
       `${base}/transaction`,
       route(ctx, 'sep', async ({ request }) => {
-        const client = await requireSep10(ctx, request);
         const q = new URL(request.url).searchParams;
+        const reaches = await reader(request, Object.fromEntries(q));
         const id = q.get('id');
         const stellarId = q.get('stellar_transaction_id');
         const externalId = q.get('external_transaction_id');
         if (!id && !stellarId && !externalId) throw badRequest('id, stellar_transaction_id or external_transaction_id is required');
-        // Only the account (and memo) that started a transaction reads it; to anyone else it does not exist.
-        const mine = (t: TransactionRecord | undefined) => (t?.account === client.sub ? t : undefined);
         const tx = id
-          ? mine(findTransaction(ctx, id))
+          ? findTransaction(ctx, id)
           : [...ctx.store.anchor.transactions.values()].find(
-              (t) => mine(t) && ((stellarId && t.stellar_transaction_id === stellarId) || (externalId && t.external_transaction_id === externalId)),
+              (t) => reaches(t) && ((stellarId && t.stellar_transaction_id === stellarId) || (externalId && t.external_transaction_id === externalId)),
             );
-        if (!tx) throw notFound('transaction');
+        // To anyone it does not reach, a transaction does not exist.
+        if (!tx || !reaches(tx)) throw notFound('transaction');
         return HttpResponse.json({ transaction: transactionView(ctx, tx) });
       }),
     ),
     http.get(
       `${base}/transactions`,
       route(ctx, 'sep', async ({ request }) => {
-        const client = await requireSep10(ctx, request);
         const q = Object.fromEntries(new URL(request.url).searchParams);
+        const reaches = await reader(request, q);
         const query = parse(ListQuery, q);
         let list = [...ctx.store.anchor.transactions.values()]
-          .filter((t) => t.account === client.sub && (!query.kind || t.kind === query.kind))
+          .filter((t) => reaches(t) && (!query.kind || t.kind === query.kind))
           .filter((t) => !query.no_older_than || t.started_at >= Date.parse(query.no_older_than))
           .reverse();
         if (query.paging_id) {
