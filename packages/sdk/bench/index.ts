@@ -1,7 +1,8 @@
 /**
- * `pnpm bench`: webhook verification, the cost of an SDK call over a bare fetch, and bundle
- * sizes, in one run. Runs against the built package (dist), as merchants use it.
+ * `pnpm bench`: webhook verification, the cost of an SDK call over a bare fetch, bundle sizes
+ * and a whole buy against the in-process mock, in one run. Runs against the built package (dist), as merchants use it.
  */
+import { benchBuy } from './buy.ts';
 import { benchClients, benchClientSizes } from './clients.ts';
 import { benchHttp } from './http.ts';
 import { benchSize } from './size.ts';
@@ -35,3 +36,8 @@ table(['client', 'calls/s', 'mean latency'], clients.rows);
 console.log(`\n${clients.summary.join('\n')}\n`);
 console.log('## Importing one client (esbuild, minified, gzip -9)\n');
 table(['import from @sikaramp/sdk', 'minified', 'gzipped', 'packages pulled in'], (await benchClientSizes()).rows);
+
+const buy = await benchBuy();
+console.log('\n## A whole buy in-process on the manual clock (msw/node, webhook verified on 127.0.0.1)\n');
+table(['flow', 'median', 'fastest', 'slowest'], buy.rows);
+console.log(`\n${buy.summary.join('\n')}`);
