@@ -1,7 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
-import { NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError } from '../src/index.js';
+import { AuthenticationError, NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError } from '../src/index.js';
 import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
@@ -245,7 +245,7 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
     const tx = await anchor.transfers.get(started.id);
     expectTypeOf(tx.fee_details).toEqualTypeOf<
-      { total: string; asset: string; details?: { name: string; amount: string; description?: string; [k: string]: unknown }[]; [k: string]: unknown } | null | undefined
+      { total: string; asset: string; details?: { name: string; amount: string; description?: string }[] } | null | undefined
     >();
     expect(tx).toMatchObject({ from: wallet, to: PHONE, amount_fee: tx.fee_details?.total, fee_details: { asset: 'iso4217:GHS' } });
     expect(tx.fee_details!.details!.map((d) => d.name)).toEqual(['Platform fee', 'Stellar network fee']);
@@ -253,6 +253,49 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await expect(other.transfers.get(started.id)).rejects.toBeInstanceOf(NotFoundError);
     const viaWidget = await shop.widget.interactive.deposit({ user_id: customerId });
     await expect(anchor.transfers.get(viaWidget.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("reads, lists and watches a widget-backend transaction with the merchant fields of its customer's session", async () => {
+    const wallet = Keypair.random().publicKey();
+    const viaWidget = await shop.widget.interactive.deposit({ user_id: customerId, fiat_amount: 60, destination_address: wallet });
+    // The merchant's backend: a keypair of its own, and a session it opens for the customer.
+    const { anchor, sent } = newAnchor();
+    await expect(anchor.transfers.get(viaWidget.id)).rejects.toBeInstanceOf(NotFoundError);
+    const merchant = await merchantFields();
+    await expect(anchor.transfers.get(viaWidget.id, { merchant })).resolves.toMatchObject({ id: viaWidget.id, kind: 'deposit', status: 'incomplete', to: wallet });
+    const [newest] = await anchor.transfers.list({ kind: 'deposit', limit: 1 }, { merchant });
+    expect(newest).toMatchObject({ id: viaWidget.id });
+    await expect(anchor.transfers.list({ kind: 'deposit' })).resolves.toEqual([]);
+
+    const seen: string[] = [];
+    const watching = anchor.watchTransaction(viaWidget.id, { merchant, interval: 0.02, onStatus: (tx) => seen.push(tx.status) });
+    await waitUntil(() => seen.at(-1) === 'incomplete');
+    await env.backend.control.anchor.completeInteractive(viaWidget.id, { provider: 'mtn', phone: PHONE });
+    await env.backend.control.rails.approvePrompt(viaWidget.id);
+    await waitUntil(() => seen.at(-1) === 'pending_anchor');
+    await env.backend.clock.advance(7);
+    await expect(watching).resolves.toMatchObject({ id: viaWidget.id, status: 'completed' });
+
+    // The session reaches its own customer's transactions only.
+    const { id: otherCustomer } = await shop.widget.customers.create(customerInput());
+    const theirs = await shop.widget.interactive.deposit({ user_id: otherCustomer });
+    await expect(anchor.transfers.get(theirs.id, { merchant })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await anchor.transfers.list({}, { merchant })).map((t) => t.id)).not.toContain(theirs.id);
+
+    // Checked before sending: a secret key as api_key, a missing field, a bad limit.
+    const before = sent.length;
+    await expect(anchor.transfers.get(viaWidget.id, { merchant: { ...merchant, api_key: shop.secretKey } })).rejects.toBeInstanceOf(ValidationError);
+    const { user_id: _, ...partial } = merchant;
+    // @ts-expect-error all five fields are required
+    await expect(anchor.transfers.list({}, { merchant: partial })).rejects.toBeInstanceOf(ValidationError);
+    await expect(anchor.transfers.list({ limit: 0 }, { merchant })).rejects.toBeInstanceOf(ValidationError);
+    expect(sent.length).toBe(before);
+
+    // An expired session is the anchor's 401.
+    await env.backend.clock.advance(30 * 60);
+    const late = await anchor.transfers.get(viaWidget.id, { merchant }).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(AuthenticationError);
+    expect(late).toMatchObject({ status: 401, message: expect.stringContaining('session expired') });
   });
 
   it('gives up watching after maxDuration', async () => {

@@ -6,7 +6,9 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { MerchantClient } from '../src/clients/merchant.js';
 import { RampClient } from '../src/clients/ramp.js';
-import type { KybStatus, Order, OrderStatus, RampOrder } from '../src/index.js';
+import type { AnchorTransaction, Quote } from '../src/anchor/index.js';
+import { AnchorClient } from '../src/anchor/index.js';
+import { WidgetClient, type KybStatus, type Order, type OrderStatus, type RampOrder, type WidgetOrder } from '../src/index.js';
 import { Keypair } from '@stellar/stellar-sdk';
 import { newMerchant } from './helpers/clients.js';
 import { envelope, json, startTestServer, type TestServer } from './helpers/http-server.js';
@@ -51,6 +53,26 @@ describe('answer types', () => {
       // @ts-expect-error `registration_no` is not a field
       kyb.registration_no,
     ];
+    const anchorMisspell = (tx: AnchorTransaction, quote: Quote, confirmed: WidgetOrder) => [
+      // @ts-expect-error `stellar_transaction_hash` is not a field of a SEP-24 transaction
+      tx.stellar_transaction_hash,
+      // @ts-expect-error `amount_fees` is misspelt
+      tx.amount_fees,
+      // @ts-expect-error `fee_details.totl` is misspelt
+      tx.fee_details?.totl,
+      // @ts-expect-error `expires` is not a field of a SEP-38 quote (`expires_at` is)
+      quote.expires,
+      // @ts-expect-error `fee.totl` is misspelt
+      quote.fee.totl,
+      // @ts-expect-error `orders` is not a field of a confirmed widget order
+      confirmed.orders,
+      // @ts-expect-error `transaction.withdraw_memmo` is misspelt
+      confirmed.transaction.withdraw_memmo,
+    ];
+    expectTypeOf<AnchorTransaction>().not.toHaveProperty('stellar_transaction_hash');
+    expectTypeOf<Quote['expires_at']>().toEqualTypeOf<string>();
+    expectTypeOf<keyof WidgetOrder>().toEqualTypeOf<'order' | 'transaction'>();
+    expect(typeof anchorMisspell).toBe('function');
     expectTypeOf<Order>().not.toHaveProperty('refrence');
     expectTypeOf<keyof Order>().toEqualTypeOf<
       | 'id'
@@ -105,6 +127,21 @@ describe('a field the service adds later', () => {
     expect(ramp).toMatchObject({ risk_score: 3, user: { kyc_level: 2, network: 'MTN MoMo' } });
     const kyb = await merchant.kyb.status();
     expect(kyb).toMatchObject({ reviewer: 'x', documents: [{ pages: 3 }] });
+  });
+
+  it('is kept at run time on a SEP-38 quote answer and a confirmed widget order', async () => {
+    const transaction = { id: 'tx_1', kind: 'deposit', status: 'pending_user_transfer_start', fee_details: { total: '1.50', asset: 'iso4217:GHS', rebate: '0' }, added_later: 1 };
+    server = await startTestServer((req, res) => {
+      if (req.url.startsWith('/anchor/sep38/info')) {
+        return json(res, 200, { assets: [{ asset: 'iso4217:GHS', country_codes: ['GH'], settlement: 'T+0' }], added_later: true });
+      }
+      return json(res, 201, envelope({ order: { id: 'ord_1', status: 'pending', fiat_currency: 'GHS', fiat_amount: 50, crypto_currency: 'USDC', crypto_amount: 3, payment_method: 'mobile_money', created_at: '2026-01-01T00:00:00Z', channel: 'widget' }, transaction }));
+    });
+    const anchor = new AnchorClient({ anchorUrl: `${server.url}/anchor`, signer: Keypair.random() });
+    await expect(anchor.quotes.info()).resolves.toEqual({ assets: [{ asset: 'iso4217:GHS', country_codes: ['GH'], settlement: 'T+0' }], added_later: true });
+    const widget = new WidgetClient({ baseUrl: server.url, secretKey: SECRET_KEY });
+    const confirmed = await widget.orders.create({ session: { session_id: 's', session_token: 't' }, transaction_id: 'tx_1', provider: 'mtn', phone: '+233201234567' });
+    expect(confirmed).toMatchObject({ order: { channel: 'widget' }, transaction: { added_later: 1, fee_details: { rebate: '0' } } });
   });
 
   it('from the mock server: a ramp lookup and KYB parse with the typed fields filled', async () => {

@@ -7,6 +7,8 @@
  * const anchor = new AnchorClient({ anchorUrl, signer: Keypair.fromSecret(process.env.STELLAR_SECRET!) });
  * const { url, id } = await anchor.transfers.deposit({ merchant_id, session_id, session_token, api_key, user_id });
  * const final = await anchor.watchTransaction(id, { onStatus: (tx) => console.log(tx.status) });
+ * // A transaction started through the widget backend: read with a session for its customer.
+ * const tx = await anchor.transfers.get(id, { merchant: { merchant_id, session_id, session_token, api_key, user_id } });
  * ```
  */
 import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
@@ -143,7 +145,10 @@ export class AnchorClient {
     return this.#tokens.get(signal);
   }
 
-  /** Shortcut for `transfers.watch(id, options)`: reports each status change and resolves on a final one. */
+  /**
+   * Shortcut for `transfers.watch(id, options)`: reports each status change and resolves on a
+   * final one. `options.merchant` reads a merchant's transaction of the session's customer.
+   */
   watchTransaction(id: string, options?: WatchTransactionOptions): Promise<AnchorTransaction> {
     return this.transfers.watch(id, options);
   }
@@ -312,9 +317,19 @@ const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.
  * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without depending on the Stellar SDK itself.
  */
 export { Keypair } from '@stellar/stellar-sdk';
-export type { AnchorTransaction, AnchorRefunds, AnchorRefundPayment, AnchorFeeDetails, AnchorFeeDetail, WatchTransactionOptions } from '../resources/anchor/sep24.js';
+export type {
+  AnchorTransaction,
+  AnchorRefunds,
+  AnchorRefundPayment,
+  AnchorFeeDetails,
+  AnchorFeeDetail,
+  AnchorTransactionListParams,
+  AnchorTransactionOptions,
+  WatchTransactionOptions,
+} from '../resources/anchor/sep24.js';
 export {
   AnchorTransactionSchema,
+  AnchorTransactionListParamsSchema,
   AnchorRefundsSchema,
   AnchorRefundPaymentSchema,
   AnchorFeeDetailsSchema,

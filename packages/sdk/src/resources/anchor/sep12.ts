@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { parseInput, pathSegment, text } from '../../core/schema.js';
+import { parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 import { CustomerFieldsSchema, CustomerSchema, type Customer } from '../widget/customers.js';
 
 /** SEP-12 PUT: a new customer's fields, or, with `id`, the fields to add or change. */
@@ -11,10 +11,10 @@ export const AnchorCustomerPutParamsSchema = z.union([
 ]);
 export type AnchorCustomerPutParams = z.input<typeof AnchorCustomerPutParamsSchema>;
 
-export const AnchorCustomerIdSchema = z.looseObject({ id: z.string() });
+export const AnchorCustomerIdSchema = responseObject({ id: z.string() });
 export type AnchorCustomerId = z.infer<typeof AnchorCustomerIdSchema>;
 
-export const AnchorCustomerDeletedSchema = z.looseObject({ message: z.string().optional() });
+export const AnchorCustomerDeletedSchema = responseObject({ message: z.string().optional() });
 export type AnchorCustomerDeleted = z.infer<typeof AnchorCustomerDeletedSchema>;
 
 /**
@@ -87,5 +87,6 @@ export class AnchorCustomers extends Resource {
   }
 }
 
-const merchantFields = (merchant: AnchorMerchantFields | undefined) =>
+/** The merchant fields checked before sending (ValidationError), or none. */
+export const merchantFields = (merchant: AnchorMerchantFields | undefined) =>
   merchant ? parseInput(AnchorMerchantFieldsSchema, merchant, 'merchant fields') : {};

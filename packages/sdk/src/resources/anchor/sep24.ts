@@ -2,8 +2,9 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource } from '../../core/resource.js';
-import { MAX_STELLAR_AMOUNT, openEnum, parseInput, pathSegment, text } from '../../core/schema.js';
+import { MAX_STELLAR_AMOUNT, openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 import { InteractiveTransactionSchema, type InteractiveTransaction } from '../widget/interactive.js';
+import { merchantFields, type AnchorMerchantFields } from './sep12.js';
 
 /** A decimal amount with at most 7 places; a number must also read as one once written out (no `1e-7`, no `0.30000000000000004`). */
 const amount = z
@@ -43,7 +44,7 @@ export type AnchorInteractiveParams = z.input<typeof AnchorInteractiveParamsSche
 export const FINAL_TRANSACTION_STATUSES = ['completed', 'expired', 'error', 'failed', 'refunded', 'no_market', 'too_small', 'too_large'] as const;
 
 /** One payment that sent money back: a Stellar transaction hash, or the off-chain (Mobile Money) payment's id. */
-export const AnchorRefundPaymentSchema = z.looseObject({
+export const AnchorRefundPaymentSchema = responseObject({
   id: z.string(),
   id_type: openEnum(['stellar', 'external']),
   /** Decimal string, in the asset that was sent back. */
@@ -54,7 +55,7 @@ export const AnchorRefundPaymentSchema = z.looseObject({
 export type AnchorRefundPayment = z.infer<typeof AnchorRefundPaymentSchema>;
 
 /** SEP-24's `refunds`: what was sent back, in total and payment by payment. */
-export const AnchorRefundsSchema = z.looseObject({
+export const AnchorRefundsSchema = responseObject({
   /** Decimal string, fees included, in the asset of `amount_in`. */
   amount_refunded: z.string(),
   /** Decimal string: the fees kept over all refund payments. */
@@ -64,7 +65,7 @@ export const AnchorRefundsSchema = z.looseObject({
 export type AnchorRefunds = z.infer<typeof AnchorRefundsSchema>;
 
 /** One part of SEP-24's `fee_details`. */
-export const AnchorFeeDetailSchema = z.looseObject({
+export const AnchorFeeDetailSchema = responseObject({
   name: z.string(),
   /** Decimal string in the asset of `fee_details.asset`. */
   amount: z.string(),
@@ -73,7 +74,7 @@ export const AnchorFeeDetailSchema = z.looseObject({
 export type AnchorFeeDetail = z.infer<typeof AnchorFeeDetailSchema>;
 
 /** SEP-24's `fee_details`: the total fee, its asset (SEP-38 style, e.g. `iso4217:GHS`) and its parts. */
-export const AnchorFeeDetailsSchema = z.looseObject({
+export const AnchorFeeDetailsSchema = responseObject({
   /** Decimal string. */
   total: z.string(),
   asset: z.string(),
@@ -82,7 +83,7 @@ export const AnchorFeeDetailsSchema = z.looseObject({
 export type AnchorFeeDetails = z.infer<typeof AnchorFeeDetailsSchema>;
 
 /** A SEP-24 transaction record. */
-export const AnchorTransactionSchema = z.looseObject({
+export const AnchorTransactionSchema = responseObject({
   id: z.string(),
   kind: openEnum(['deposit', 'withdrawal']),
   status: openEnum([
@@ -130,9 +131,34 @@ export const AnchorTransactionSchema = z.looseObject({
 });
 export type AnchorTransaction = z.infer<typeof AnchorTransactionSchema>;
 
-const TransactionBodySchema = z.looseObject({ transaction: AnchorTransactionSchema });
+const TransactionBodySchema = responseObject({ transaction: AnchorTransactionSchema });
+const TransactionListSchema = responseObject({ transactions: z.array(AnchorTransactionSchema) });
 
-export interface WatchTransactionOptions extends WaitOptions<AnchorTransaction>, RequestOptions {
+/** `GET /transactions`: which of the reachable transactions, newest first. */
+export const AnchorTransactionListParamsSchema = z.strictObject({
+  /** `USDC`; the default. */
+  asset_code: z.literal('USDC').default('USDC'),
+  kind: z.enum(['deposit', 'withdrawal']).optional(),
+  /** At most this many, 1 to 200; the anchor's default is 50. */
+  limit: z.number().int().min(1).max(200).optional(),
+  /** ISO 8601: only transactions started at or after it. */
+  no_older_than: z.iso.datetime({ offset: true }).optional(),
+  /** The `id` of the last transaction of the previous page. */
+  paging_id: pathSegment.optional(),
+});
+export type AnchorTransactionListParams = z.input<typeof AnchorTransactionListParamsSchema>;
+
+export interface AnchorTransactionOptions extends RequestOptions {
+  /**
+   * The merchant fields of a session for the transaction's customer, sent as query parameters
+   * (checked before sending): the anchor then also answers the merchant's transactions of that
+   * customer, those started through the widget backend included. Without them it answers only
+   * the transactions this SEP-10 account started; anything else is NotFoundError.
+   */
+  merchant?: AnchorMerchantFields;
+}
+
+export interface WatchTransactionOptions extends WaitOptions<AnchorTransaction>, AnchorTransactionOptions {
   /** Wait between looks, seconds. Default 5. */
   interval?: number;
 }
@@ -142,7 +168,7 @@ const TRANSACTION_POLL_SECONDS = 5;
 /** Default longest watch, seconds: an incomplete transaction expires after 30 minutes. */
 const TRANSACTION_WATCH_SECONDS = 60 * 60;
 
-/** SEP-24 at `{anchor_url}`: interactive deposit and withdraw, transaction lookup and watch. */
+/** SEP-24 at `{anchor_url}`: interactive deposit and withdraw, transaction lookup, list and watch. */
 export class AnchorTransfers extends Resource {
   /** Buy USDC: the interactive deposit URL. */
   async deposit(params: AnchorInteractiveParams, opts?: RequestOptions): Promise<InteractiveTransaction> {
@@ -154,15 +180,31 @@ export class AnchorTransfers extends Resource {
     return this.#interactive('withdraw', params, opts);
   }
 
-  /** One transaction, `GET /transaction?id=`. */
-  async get(id: string, opts?: RequestOptions): Promise<AnchorTransaction> {
+  /** One transaction, `GET /transaction?id=`; another's (or another customer's, with `merchant`) is NotFoundError. */
+  async get(id: string, opts: AnchorTransactionOptions = {}): Promise<AnchorTransaction> {
+    const { merchant, ...request } = opts;
     const body = await this.core.get('transaction', {
-      ...opts,
+      ...request,
       unwrap: false,
-      query: { id: parseInput(pathSegment, id, 'transaction id') },
+      query: { id: parseInput(pathSegment, id, 'transaction id'), ...merchantFields(merchant) },
       schema: TransactionBodySchema,
     });
     return body.transaction;
+  }
+
+  /**
+   * `GET /transactions`, newest first: those this account started, and with `merchant` the
+   * merchant's transactions of the session's customer (never its other customers').
+   */
+  async list(params: AnchorTransactionListParams = {}, opts: AnchorTransactionOptions = {}): Promise<AnchorTransaction[]> {
+    const { merchant, ...request } = opts;
+    const body = await this.core.get('transactions', {
+      ...request,
+      unwrap: false,
+      query: { ...parseInput(AnchorTransactionListParamsSchema, params, 'transaction list'), ...merchantFields(merchant) },
+      schema: TransactionListSchema,
+    });
+    return body.transactions;
   }
 
   /**

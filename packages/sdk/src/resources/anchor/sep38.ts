@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { MAX_STELLAR_AMOUNT, parseInput, pathSegment, text } from '../../core/schema.js';
+import { MAX_STELLAR_AMOUNT, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 
 /** A SEP-38 asset: `iso4217:<code>` or `stellar:<code>:<issuer>`, e.g. `iso4217:GHS`, `stellar:USDC:G…`. */
 const AssetSchema = z
@@ -66,12 +66,12 @@ export const QuotePricesParamsSchema = z.strictObject({
 });
 export type QuotePricesParams = z.input<typeof QuotePricesParamsSchema>;
 
-const DeliveryMethodSchema = z.looseObject({ name: z.string(), description: z.string() });
+const DeliveryMethodSchema = responseObject({ name: z.string(), description: z.string() });
 
 /** `GET /info`: the assets the anchor trades, with how off-chain ones are delivered and where. */
-export const QuoteInfoSchema = z.looseObject({
+export const QuoteInfoSchema = responseObject({
   assets: z.array(
-    z.looseObject({
+    responseObject({
       asset: z.string(),
       sell_delivery_methods: z.array(DeliveryMethodSchema).optional(),
       buy_delivery_methods: z.array(DeliveryMethodSchema).optional(),
@@ -82,16 +82,16 @@ export const QuoteInfoSchema = z.looseObject({
 export type QuoteInfo = z.infer<typeof QuoteInfoSchema>;
 
 /** `GET /prices`: the price of one unit of each asset `sell_asset` buys, in `sell_asset`. */
-export const QuotePricesSchema = z.looseObject({
-  buy_assets: z.array(z.looseObject({ asset: z.string(), price: z.string(), decimals: z.number().int() })),
+export const QuotePricesSchema = responseObject({
+  buy_assets: z.array(responseObject({ asset: z.string(), price: z.string(), decimals: z.number().int() })),
 });
 export type QuotePrices = z.infer<typeof QuotePricesSchema>;
 
 /** SEP-38's `fee`: `total` in `asset`, and what it is made of. */
-export const QuoteFeeSchema = z.looseObject({
+export const QuoteFeeSchema = responseObject({
   total: z.string(),
   asset: z.string(),
-  details: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), amount: z.string() })).optional(),
+  details: z.array(responseObject({ name: z.string(), description: z.string().optional(), amount: z.string() })).optional(),
 });
 export type QuoteFee = z.infer<typeof QuoteFeeSchema>;
 
@@ -106,11 +106,11 @@ const priceAnswer = {
 };
 
 /** `GET /price`: an indicative price for an amount. */
-export const QuotePriceSchema = z.looseObject(priceAnswer);
+export const QuotePriceSchema = responseObject(priceAnswer);
 export type QuotePrice = z.infer<typeof QuotePriceSchema>;
 
 /** A firm quote, as `POST /quote` and `GET /quote/:id` answer it. */
-export const QuoteSchema = z.looseObject({
+export const QuoteSchema = responseObject({
   id: z.string(),
   /** ISO 8601: the quote holds until then (the anchor's clock). */
   expires_at: z.string(),

@@ -5,9 +5,10 @@
 import * as z from 'zod';
 import { ResponseValidationError } from '../../core/errors.js';
 import type { HttpCore, RequestOptions } from '../../core/http.js';
+import { responseObject } from '../../core/schema.js';
 
 /** What the SDK reads from stellar.toml. */
-export const StellarTomlSchema = z.looseObject({
+export const StellarTomlSchema = responseObject({
   SIGNING_KEY: z.string().regex(/^G[A-Z2-7]{55}$/).optional(),
   WEB_AUTH_ENDPOINT: z.url().optional(),
   NETWORK_PASSPHRASE: z.string().optional(),

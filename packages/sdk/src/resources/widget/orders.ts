@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { newIdempotencyKey, type IdempotentRequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
-import { headerValue, MAX_FIAT_AMOUNT, parseInput, text } from '../../core/schema.js';
+import { headerValue, MAX_FIAT_AMOUNT, parseInput, responseObject, text } from '../../core/schema.js';
 import { AnchorTransactionSchema } from '../anchor/sep24.js';
 import { OrderSchema } from '../merchant/orders.js';
 
@@ -27,7 +27,7 @@ export const WidgetOrderCreateParamsSchema = z.strictObject({
 export type WidgetOrderCreateParams = z.input<typeof WidgetOrderCreateParamsSchema>;
 
 /** The confirmed order: the `ord_` order of the merchant's list, and the SEP-24 transaction, now waiting for the payment. */
-export const WidgetOrderSchema = z.looseObject({
+export const WidgetOrderSchema = responseObject({
   order: OrderSchema,
   transaction: AnchorTransactionSchema,
 });
