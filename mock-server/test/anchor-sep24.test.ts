@@ -260,6 +260,26 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     }
   });
 
+  it("answers another account of the merchant that sends merchant fields for the transaction's customer; other merchants' fields get 404", async () => {
+    const started = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', {
+      headers: bearer(token),
+      body: { asset_code: 'USDC', amount: '3', ...(await merchantFields(env, shop)) },
+    });
+    expect(started.status).toBe(200);
+    const colleague = await signIn(env, Keypair.random());
+    const query = (fields: Record<string, string>) => `id=${started.body.id}&${new URLSearchParams(fields)}`;
+    const read = await call(env, 'GET', `/anchor/transaction?${query(await merchantFields(env, shop))}`, { headers: bearer(colleague) });
+    expect(read.status).toBe(200);
+    expect(read.body.transaction).toMatchObject({ id: started.body.id, kind: 'withdrawal' });
+    expectSep24Transaction(read.body.transaction);
+    const foreign = await merchantFields(env, other);
+    const hidden = await call(env, 'GET', `/anchor/transaction?${query(foreign)}`, { headers: bearer(colleague) });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ error: 'transaction not found' });
+    const list = await call(env, 'GET', `/anchor/transactions?asset_code=USDC&${new URLSearchParams(foreign)}`, { headers: bearer(colleague) });
+    expect(list.body.transactions.map((t: { id: string }) => t.id)).not.toContain(started.body.id);
+  });
+
   it('fills SEP-24 from, to and fee_details: a withdrawal from its account from the start, to the Mobile Money number', async () => {
     const wallet = Keypair.random().publicKey();
     const sell = await call(env, 'POST', '/anchor/transactions/withdraw/interactive', {
