@@ -119,11 +119,11 @@ function originOf(text: string): string {
  * `/_mock` answers only the control origins; every other surface the mock's own origin, the
  * option's, and the `allowed_domains` of active public keys. Nothing carries credentials.
  */
-function corsOrigin(backend: MockBackend, guard: Guard, path: string, origin: string): string | undefined {
+function corsOrigin(backend: MockBackend, guard: Guard, site: Prepared, path: string, origin: string): string | undefined {
   const { urls } = backend;
-  const anchorPath = prepared(backend).anchorPath;
+  const { anchorPath } = site;
   if (path === '/.well-known/stellar.toml' || path === anchorPath || path.startsWith(`${anchorPath}/`)) return '*';
-  if (isControl(backend, path)) return guard.controlOrigins.has(origin) ? origin : undefined;
+  if (isControl(site, path)) return guard.controlOrigins.has(origin) ? origin : undefined;
   if (origin === urls.origin || guard.corsOrigins.has(origin)) return origin;
   for (const key of backend.store.apiKeys.values()) {
     if (key.key_type === 'public' && key.is_active && key.allowed_domains.includes(origin)) return origin;
@@ -131,8 +131,8 @@ function corsOrigin(backend: MockBackend, guard: Guard, path: string, origin: st
   return undefined;
 }
 
-const isControl = (backend: MockBackend, path: string) => {
-  const control = prepared(backend).controlPath;
+const isControl = (site: Prepared, path: string) => {
+  const control = site.controlPath;
   return path === control || path.startsWith(`${control}/`);
 };
 
@@ -173,10 +173,11 @@ export function maskUrl(url: string): string {
 }
 
 async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, res: ServerResponse) {
+  const site = prepared(backend);
   const url = new URL(req.url ?? '/', backend.urls.origin);
   const path = url.pathname;
   const origin = req.headers.origin;
-  const allowed = origin === undefined ? undefined : corsOrigin(backend, guard, path, origin);
+  const allowed = origin === undefined ? undefined : corsOrigin(backend, guard, site, path, origin);
   const cors: Record<string, string> = allowed
     ? {
         'access-control-allow-origin': allowed,
@@ -199,7 +200,7 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
     });
     return void res.end();
   }
-  if (isControl(backend, path)) {
+  if (isControl(site, path)) {
     const refused = refuseControl(backend, guard, req);
     if (refused) return send(res, errorResponse(backend.context, 'envelope', refused), cors);
   }
@@ -223,7 +224,7 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
 
   // Every path under the origin has a handler (a catch-all 404 comes last), so this always answers.
   const response =
-    (await getResponse(prepared(backend).index.candidates(request.method, url), request)) ??
+    (await getResponse(site.index.candidates(request.method, url), request)) ??
     errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${path}`));
   if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${maskUrl(req.url ?? '/')} -> ${response.status}`);
   return send(res, response, cors);
@@ -268,7 +269,8 @@ async function send(res: ServerResponse, response: Response, extra: Record<strin
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
   res.writeHead(response.status, out);
-  res.end(Buffer.from(await response.arrayBuffer()));
+  // As a latin1 string (byte for byte), which node:http sends in one write with the head.
+  res.end(Buffer.from(await response.arrayBuffer()).toString('latin1'), 'latin1');
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined | 'too large'> {

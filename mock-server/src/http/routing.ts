@@ -45,10 +45,10 @@ export function indexHandlers(handlers: RequestHandler[], origin: string): Handl
       // msw decodes percent-escapes before comparing, and other origins are not indexed: the whole list decides those.
       if (url.origin !== origin || url.pathname.includes('%')) return handlers;
       const upper = method.toUpperCase();
-      const segments = requestSegments(url.pathname);
-      const key = `${upper} ${segments.join('/')}`;
+      const key = `${upper} ${leading(url.pathname)}`;
       let found = byKey.get(key);
       if (!found) {
+        const segments = leading(url.pathname).slice(1).split('/');
         found = indexed.filter((h) => (h.method === undefined || h.method === upper) && mayMatch(h.segments, segments)).map((h) => h.handler);
         if (byKey.size >= MAX_KEYS) byKey.clear();
         byKey.set(key, found);
@@ -71,9 +71,14 @@ function literalSegments(path: string): string[] {
   return parts.slice(0, KEY_SEGMENTS);
 }
 
-/** The request's first KEY_SEGMENTS path segments (`/a/b/` gives `a`, `b`, ``). */
-function requestSegments(pathname: string): string[] {
-  return pathname.slice(1).split('/', KEY_SEGMENTS);
+/** The path up to the end of its KEY_SEGMENTS-th segment: `/a/b/` stays `/a/b/` (segments `a`, `b`, ``). */
+function leading(pathname: string): string {
+  let end = 0;
+  for (let i = 0; i < KEY_SEGMENTS; i++) {
+    end = pathname.indexOf('/', end + 1);
+    if (end < 0) return pathname;
+  }
+  return pathname.slice(0, end);
 }
 
 /**
