@@ -102,8 +102,8 @@ export async function getTransaction(env: MockEnv, token: string, id: string) {
 
 /**
  * The SEP-24 transaction as the control API shows it, for a transaction started through the
- * widget backend: at the anchor only the account that started it reads it, and that is the
- * service's own, which no merchant holds.
+ * widget backend: at the anchor it takes a session's merchant fields to read it, which these
+ * tests have no need to open.
  */
 export async function viewTransaction(env: MockEnv, id: string) {
   const res = await call(env, 'GET', `/_mock/transactions/${id}`);
