@@ -29,10 +29,10 @@ export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<Web
  * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
  * WebhookVerificationError.
  */
-export const verifyWebhookDelivery = (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, webHmac);
+export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, webHmac);
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyCheckoutWebhook = (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, webHmac);
+export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, webHmac);
 
 /**
  * Signs an order or ramp payment webhook as the service does, for your own tests: `X-Webhook-Signature`,

@@ -23,10 +23,10 @@ const nodeHmac: Hmac = (secret, parts, crypto) => {
 export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => (await verifyOrder(input, nodeHmac)).event;
 
 /** Verifies an order or ramp payment webhook and returns its body with what the signature covered. Throws WebhookVerificationError. */
-export const verifyWebhookDelivery = (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, nodeHmac);
+export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, nodeHmac);
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyCheckoutWebhook = (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, nodeHmac);
+export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, nodeHmac);
 
 /** Signs an order or ramp payment webhook as the service does, for your own tests. */
 export const signWebhook = (input: SignOrderWebhookInput): Promise<SignedWebhook> => signOrder(input, nodeHmac);

@@ -98,59 +98,107 @@ const RAW_BODY_HINT = "Pass the raw request body as received (string, Buffer or 
 
 type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
 type Body = string | Uint8Array;
+type Delivery = Omit<VerifiedWebhook<Record<string, unknown>>, 'timestampSigned'>;
 
-/** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`). */
-export async function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): Promise<VerifiedWebhook<WebhookEvent>> {
-  const { scheme: pinned, encoding } = input;
-  if (pinned !== undefined && pinned !== 'body' && pinned !== 'timestamp.body') throw new RangeError("scheme must be 'body' or 'timestamp.body'");
+const fail = (reason: WebhookVerificationReason, message: string) => new WebhookVerificationError(reason, message);
+
+/** `f(value)`, at once when the value is there (node:crypto), after it when it is a promise (Web Crypto): a sync HMAC costs no turn of the event loop. */
+const after = <T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(f) : f(value));
+
+/** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`) and make a throw a rejection. */
+export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): VerifiedWebhook<WebhookEvent> | Promise<VerifiedWebhook<WebhookEvent>> {
+  const { scheme, encoding } = input;
+  if (scheme !== undefined && scheme !== 'body' && scheme !== 'timestamp.body') throw new RangeError("scheme must be 'body' or 'timestamp.body'");
   if (encoding !== undefined && encoding !== 'hex' && encoding !== 'base64') throw new RangeError("encoding must be 'hex' or 'base64'");
-  const body = rawBody(input.body);
-  const signature = requireHeader(input.headers, 'X-Webhook-Signature');
-  const timestamp = readTimestamp(input.headers, 'X-Webhook-Timestamp');
   // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
-  const previous = readHeader(input.headers, 'X-Webhook-Signature-Previous');
-  const candidates = signatures(previous ? `${signature},${previous}` : signature, /^(?:v1=|sha256=)?/, encoding);
-  if (candidates.length === 0) throw malformed(`X-Webhook-Signature holds no ${encoding ?? 'hex or base64'} HMAC-SHA256 signature`);
-  checkTolerance(timestamp, input);
-  const schemes: WebhookSignatureScheme[] = pinned ? [pinned] : ['body', 'timestamp.body'];
-  const [scheme, matched] = await requireMatch(input, hmac, body, timestamp, schemes, candidates);
-  const event = parseJson(body);
-  if (typeof event.event !== 'string') throw new WebhookVerificationError('invalid_json', 'The webhook body has no `event` field');
-  return { event: event as unknown as WebhookEvent, timestamp, scheme, encoding: matched.encoding, timestampSigned: scheme === 'timestamp.body' };
+  return after(verify(input, hmac, 'X-Webhook-', /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
+    if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The webhook body has no `event` field');
+    return { ...(delivery as Delivery & { event: WebhookEvent }), timestampSigned: delivery.scheme === 'timestamp.body' };
+  });
 }
 
-/** Verifies a checkout webhook with `hmac`; the entries bind it (`verifyCheckoutWebhook`). */
-export async function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): Promise<CheckoutWebhookEvent> {
-  const { headers } = input;
-  const body = rawBody(input.body);
-  const signature = requireHeader(headers, 'X-Svc-Signature');
-  const timestamp = readTimestamp(headers, 'X-Svc-Timestamp');
-  const id = requireHeader(headers, 'X-Svc-Event-ID');
-  const type = requireHeader(headers, 'X-Svc-Event-Type');
+/** Verifies a checkout webhook with `hmac`; the entries bind it (`verifyCheckoutWebhook`) and make a throw a rejection. */
+export function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): CheckoutWebhookEvent | Promise<CheckoutWebhookEvent> {
+  const ids = { id: requireHeader(input.headers, 'X-Svc-Event-ID'), type: requireHeader(input.headers, 'X-Svc-Event-Type') };
   // Only `v1=` entries count; other versions may appear beside them later.
-  const candidates = signatures(signature, /^v1=/);
-  if (candidates.length === 0) throw malformed('X-Svc-Signature holds no `v1=<hex HMAC-SHA256>` signature');
-  checkTolerance(timestamp, input);
-  await requireMatch(input, hmac, body, timestamp, ['timestamp.body'], candidates);
-  const event = parseJson(body);
+  return after(verify(input, hmac, 'X-Svc-', /^v1=/, ['timestamp.body']), ({ event }) => checkIds(event, ids));
+}
+
+function checkIds(event: Record<string, unknown>, ids: { id: string; type: string }): CheckoutWebhookEvent {
   // The event headers are not under the signature: the signed body decides, and a header
   // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-  for (const [field, value, header] of [['id', id, 'X-Svc-Event-ID'], ['type', type, 'X-Svc-Event-Type']] as const) {
+  for (const [field, value] of Object.entries(ids)) {
     if (event[field] === undefined) continue;
-    if (typeof event[field] !== 'string') throw new WebhookVerificationError('invalid_json', `The webhook body's \`${field}\` is not a string`);
-    if (event[field] !== value) throw new WebhookVerificationError('header_mismatch', `${header} does not match the signed body's \`${field}\``);
+    if (typeof event[field] !== 'string') throw fail('invalid_json', `The webhook body's \`${field}\` is not a string`);
+    if (event[field] !== value) throw fail('header_mismatch', `X-Svc-Event-${field === 'id' ? 'ID' : 'Type'} does not match the signed body's \`${field}\``);
   }
-  return { ...event, id, type } as unknown as CheckoutWebhookEvent;
+  return { ...event, ...ids } as unknown as CheckoutWebhookEvent;
 }
 
-const malformed = (message: string) => new WebhookVerificationError('malformed_header', message);
+/**
+ * The checks both kinds share: raw body, `<prefix>Signature` (every entry after `tag`) and
+ * `<prefix>Timestamp` headers, tolerance, then an HMAC that matches for one secret and one
+ * scheme, and a JSON object body.
+ */
+function verify(
+  input: VerifyWebhookInput,
+  hmac: Hmac,
+  prefix: string,
+  tag: RegExp,
+  schemes: readonly WebhookSignatureScheme[],
+  encoding?: WebhookSignatureEncoding,
+): Delivery | Promise<Delivery> {
+  const { headers } = input;
+  const body = rawBody(input.body);
+  let signature = requireHeader(headers, `${prefix}Signature`);
+  const timestamp = requireHeader(headers, `${prefix}Timestamp`);
+  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${prefix}Timestamp must be Unix seconds`);
+  const previous = prefix === 'X-Webhook-' && readHeader(headers, 'X-Webhook-Signature-Previous');
+  if (previous) signature += `,${previous}`;
+  const candidates: Decoded[] = [];
+  for (const part of signature.split(/[\s,]+/)) {
+    const found = tag.exec(part);
+    const decoded = found ? decodeSignature(part.slice(found[0].length)) : undefined;
+    if (decoded?.bytes.length === 32 && (!encoding || decoded.encoding === encoding)) candidates.push(decoded);
+  }
+  if (candidates.length === 0) throw fail('malformed_header', `${prefix}Signature holds no ${encoding ?? (schemes.length > 1 ? 'hex or base64' : '`v1=<hex>`')} HMAC-SHA256 signature`);
+
+  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or a positive number of seconds');
+  const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - Number(timestamp);
+  if (tolerance && Math.abs(age) > tolerance) {
+    throw age > 0
+      ? fail('timestamp_too_old', `The webhook was signed more than ${tolerance} s ago (a replay, or a clock behind)`)
+      : fail('timestamp_in_future', `The webhook is signed more than ${tolerance} s ahead (check this server's clock)`);
+  }
+
+  const secrets = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).filter((s) => typeof s === 'string' && s !== '');
+  if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
+  const attempts = secrets.flatMap((secret) => schemes.map((scheme) => [secret, scheme] as const));
+  const attempt = (i: number): Delivery | Promise<Delivery> => {
+    if (i === attempts.length) {
+      throw fail(
+        'no_matching_signature',
+        `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given: check the secret (after a rotation pass the new and the old one). ${RAW_BODY_HINT}`,
+      );
+    }
+    const [secret, scheme] = attempts[i]!;
+    return after(hmac(secret, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto), (expected) => {
+      // Every candidate is compared, so the time taken does not say which matched.
+      let matched: Decoded | undefined;
+      for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
+      return matched ? { event: parseJson(body), timestamp: Number(timestamp), scheme, encoding: matched.encoding } : attempt(i + 1);
+    });
+  };
+  return attempt(0);
+}
 
 function rawBody(body: unknown): Body {
   if (typeof body === 'string') return body;
   // isView and the tag test work across realms (a Buffer from a vm context or a test runner).
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (Object.prototype.toString.call(body) === '[object ArrayBuffer]') return new Uint8Array(body as ArrayBuffer);
-  throw new WebhookVerificationError('body_not_raw', `The webhook body must be the raw request body, got ${body === null ? 'null' : typeof body}. ${RAW_BODY_HINT}`);
+  throw fail('body_not_raw', `The webhook body must be the raw request body, got ${body === null ? 'null' : typeof body}. ${RAW_BODY_HINT}`);
 }
 
 function readHeader(headers: HeadersInput, name: string): string | undefined {
@@ -165,62 +213,8 @@ function readHeader(headers: HeadersInput, name: string): string | undefined {
 
 function requireHeader(headers: HeadersInput, name: string): string {
   const value = readHeader(headers, name);
-  if (!value) throw new WebhookVerificationError('missing_header', `Missing ${name} header: is this request a Sikaramp webhook?`);
+  if (!value) throw fail('missing_header', `Missing ${name} header: is this request a Sikaramp webhook?`);
   return value;
-}
-
-function readTimestamp(headers: HeadersInput, name: string): number {
-  const value = requireHeader(headers, name);
-  if (!/^\d{1,12}$/.test(value)) throw malformed(`${name} must be Unix seconds`);
-  return Number(value);
-}
-
-/** The 32-byte signatures in a header, each after its `prefix`, in the pinned encoding if any. */
-function signatures(header: string, prefix: RegExp, encoding?: WebhookSignatureEncoding): Decoded[] {
-  const out: Decoded[] = [];
-  for (const part of header.split(/[\s,]+/)) {
-    const found = prefix.exec(part);
-    const decoded = found ? decodeSignature(part.slice(found[0].length)) : undefined;
-    if (decoded?.bytes.length === 32 && (encoding === undefined || decoded.encoding === encoding)) out.push(decoded);
-  }
-  return out;
-}
-
-function checkTolerance(timestamp: number, input: VerifyWebhookInput): void {
-  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
-  if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or a positive number of seconds');
-  const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - timestamp;
-  if (tolerance === 0 || Math.abs(age) <= tolerance) return;
-  throw age > 0
-    ? new WebhookVerificationError('timestamp_too_old', `The webhook was signed more than ${tolerance} s ago (a replay, or a clock behind)`)
-    : new WebhookVerificationError('timestamp_in_future', `The webhook is signed more than ${tolerance} s ahead (check this server's clock)`);
-}
-
-/** Finds the signed content and the signature that match; every candidate is compared, so the time taken does not say which. */
-async function requireMatch(
-  input: VerifyWebhookInput,
-  hmac: Hmac,
-  body: Body,
-  timestamp: number,
-  schemes: readonly WebhookSignatureScheme[],
-  candidates: readonly Decoded[],
-): Promise<[WebhookSignatureScheme, Decoded]> {
-  const secrets = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).filter((s) => typeof s === 'string' && s !== '');
-  if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
-  for (const secret of secrets) {
-    for (const scheme of schemes) {
-      let expected = hmac(secret, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto);
-      // node:crypto answers at once: no await, so no extra turn of the event loop.
-      if (!(expected instanceof Uint8Array)) expected = await expected;
-      let matched: Decoded | undefined;
-      for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
-      if (matched) return [scheme, matched];
-    }
-  }
-  throw new WebhookVerificationError(
-    'no_matching_signature',
-    `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given: check the secret (after a rotation pass the new and the old one). ${RAW_BODY_HINT}`,
-  );
 }
 
 const decoder = new TextDecoder();
@@ -230,6 +224,6 @@ function parseJson(body: Body): Record<string, unknown> {
   try {
     value = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
   } catch {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WebhookVerificationError('invalid_json', 'The webhook body is not a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('invalid_json', 'The webhook body is not a JSON object');
   return value as Record<string, unknown>;
 }
