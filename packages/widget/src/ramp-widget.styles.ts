@@ -1,4 +1,4 @@
-import { unsafeCSS } from 'lit';
+import { unsafeCSS } from '@lit/reactive-element';
 
 // The page's custom properties win over the merchant's widget config (set on the host as
 // --_cp and --_cr), which wins over the defaults. Written compact: it ships as it is (one line:

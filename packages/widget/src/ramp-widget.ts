@@ -1,4 +1,5 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
+import { html, nothing, render } from 'lit-html';
 import type {
   RampErrorCode,
   RampEventMap,
@@ -66,7 +67,7 @@ async function json(url: string, init?: RequestInit) {
  * @cssproperty --ramp-primary-color - Brand colour; default: the widget config's `primary_color`.
  * @cssproperty --ramp-border-radius - Corner radius; default: the widget config's `border_radius`.
  */
-export class RampWidget extends LitElement {
+export class RampWidget extends ReactiveElement {
   /** The component's shadow styles (see ramp-widget.styles.ts); override with CSS custom properties and ::part(). */
   static override styles = styles;
 
@@ -229,7 +230,16 @@ export class RampWidget extends LitElement {
     this.#poll();
   }
 
-  protected override render() {
+  /**
+   * What LitElement would add, minus what we never use (directives that track connection,
+   * hydration): render the template into the shadow root, event listeners bound to the element.
+   */
+  protected override update(changed: PropertyValues<this>) {
+    super.update(changed);
+    render(this.#render(), this.renderRoot, { host: this });
+  }
+
+  #render() {
     const title = this.flow == 'sell' ? 'Sell USDC' : 'Buy USDC';
     const wallet = this.#wallet;
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
