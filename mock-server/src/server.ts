@@ -6,12 +6,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse, type HttpHandler } from 'msw';
+import { HttpHandler, type RequestHandler } from 'msw';
 import { createMockBackend, type MockBackend } from './backend.js';
 import { CLIENT_IP_HEADER } from './http/auth.js';
 import { timingSafeEqual } from './crypto.js';
 import { HttpError, notFound } from './http/errors.js';
-import { errorResponse } from './http/respond.js';
+import { errorResponse, routedResolvers } from './http/respond.js';
 import { indexHandlers, type HandlerIndex } from './http/routing.js';
 import type { MockBackendOptions } from './options.js';
 
@@ -224,10 +224,38 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
 
   // Every path under the origin has a handler (a catch-all 404 comes last), so this always answers.
   const response =
-    (await getResponse(site.index.candidates(request.method, url), request)) ??
+    (await dispatch(site.index.candidates(request.method, url), request)) ??
     errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${path}`));
   if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${maskUrl(req.url ?? '/')} -> ${response.status}`);
   return send(res, response, cors);
+}
+
+let requestSequence = 0;
+
+/**
+ * msw's `getResponse` over the candidates, first response wins, except that a handler whose
+ * resolver `route()` made is matched by msw (`parse`, `predicate`) and then called here:
+ * msw's `run` would also clone the request and arm and abort an AbortController (a
+ * DOMException) on every request, for `finalize` cleanups those resolvers never schedule.
+ * Every other handler goes through msw's `run`.
+ */
+async function dispatch(handlers: RequestHandler[], request: Request): Promise<Response | undefined> {
+  const requestId = `req-${++requestSequence}`;
+  for (const handler of handlers) {
+    // msw declares these two private; they are plain fields of every handler.
+    const { resolver, options } = handler as unknown as { resolver: (info: object) => Promise<Response | undefined>; options?: { once?: boolean } };
+    if (!(handler instanceof HttpHandler) || !routedResolvers.has(resolver) || options?.once) {
+      const result = await handler.run({ request, requestId });
+      if (result?.response) return result.response;
+      continue;
+    }
+    const parsedResult = await handler.parse({ request });
+    if (!(await handler.predicate({ request, parsedResult }))) continue;
+    handler.isUsed = true;
+    const response = await resolver({ request, requestId, params: parsedResult.match.params ?? {}, cookies: parsedResult.cookies });
+    if (response) return response;
+  }
+  return undefined;
 }
 
 /** What the server works out once per backend instead of on every request. */

@@ -110,4 +110,22 @@ describe('the standalone server answers as the whole handler list would', () => 
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ overridden: true });
   });
+
+  it('keeps msw semantics for handlers of its own: a once handler answers once, a passthrough lets the next one answer', async () => {
+    server = await startMockServer({ port: 0, clock: 'manual' });
+    const seen: string[] = [];
+    server.backend.handlers.unshift(
+      http.post(`${server.url}/api/v1/merchant/login`, () => HttpResponse.json({ first: true }), { once: true }),
+      http.post(`${server.url}/api/v1/merchant/login`, async ({ request }) => {
+        seen.push(await request.clone().text());
+        return undefined;
+      }),
+    );
+    const login = () => fetch(`${server!.url}/api/v1/merchant/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.co","password":"wrong password"}' });
+    expect(await (await login()).json()).toEqual({ first: true });
+    const second = await login();
+    expect(second.status).toBe(401);
+    expect(await second.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    expect(seen).toEqual(['{"email":"a@b.co","password":"wrong password"}']);
+  });
 });

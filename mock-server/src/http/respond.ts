@@ -37,6 +37,12 @@ export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpErro
 }
 
 /**
+ * The resolvers `route()` made: they read only `request` and `params`, never `finalize`, and
+ * never throw, so the standalone server may call them itself once msw has matched a request.
+ */
+export const routedResolvers = new WeakSet<object>();
+
+/**
  * Wraps a resolver so that a thrown HttpError becomes the surface's error body and
  * anything else a 500 INTERNAL_ERROR (logged, never leaking internals to the caller).
  */
@@ -50,5 +56,6 @@ export function route<R extends HttpResponseResolver<any, any, any>>(ctx: MockCo
       return errorResponse(ctx, style, new HttpError(500, 'INTERNAL_ERROR', 'internal error'));
     }
   };
+  routedResolvers.add(wrapped);
   return wrapped as R;
 }
