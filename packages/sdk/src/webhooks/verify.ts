@@ -98,7 +98,7 @@ const RAW_BODY_HINT = "Pass the raw request body as received (string, Buffer or 
 
 type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
 type Body = string | Uint8Array;
-type Delivery = Omit<VerifiedWebhook<Record<string, unknown>>, 'timestampSigned'>;
+type Delivery = VerifiedWebhook<Record<string, unknown>>;
 
 const fail = (reason: WebhookVerificationReason, message: string) => new WebhookVerificationError(reason, message);
 
@@ -113,7 +113,7 @@ export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): Verifie
   // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
   return after(verify(input, hmac, 'X-Webhook-', /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
     if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The webhook body has no `event` field');
-    return { ...(delivery as Delivery & { event: WebhookEvent }), timestampSigned: delivery.scheme === 'timestamp.body' };
+    return delivery as unknown as VerifiedWebhook<WebhookEvent>;
   });
 }
 
@@ -172,22 +172,23 @@ function verify(
       : fail('timestamp_in_future', `The webhook is signed more than ${tolerance} s ahead (check this server's clock)`);
   }
 
-  const secrets = (typeof input.secret === 'string' ? [input.secret] : [...input.secret]).filter((s) => typeof s === 'string' && s !== '');
+  const secrets = typeof input.secret === 'string' && input.secret !== '' ? [input.secret] : [input.secret].flat().filter((s) => typeof s === 'string' && s !== '');
   if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
-  const attempts = secrets.flatMap((secret) => schemes.map((scheme) => [secret, scheme] as const));
+  // Each secret with each scheme, in turn.
   const attempt = (i: number): Delivery | Promise<Delivery> => {
-    if (i === attempts.length) {
+    if (i === secrets.length * schemes.length) {
       throw fail(
         'no_matching_signature',
         `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given: check the secret (after a rotation pass the new and the old one). ${RAW_BODY_HINT}`,
       );
     }
-    const [secret, scheme] = attempts[i]!;
-    return after(hmac(secret, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto), (expected) => {
+    const scheme = schemes[i % schemes.length]!;
+    return after(hmac(secrets[(i / schemes.length) | 0]!, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto), (expected) => {
       // Every candidate is compared, so the time taken does not say which matched.
       let matched: Decoded | undefined;
       for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
-      return matched ? { event: parseJson(body), timestamp: Number(timestamp), scheme, encoding: matched.encoding } : attempt(i + 1);
+      if (!matched) return attempt(i + 1);
+      return { event: parseJson(body), timestamp: Number(timestamp), scheme, encoding: matched.encoding, timestampSigned: scheme === 'timestamp.body' };
     });
   };
   return attempt(0);
@@ -207,7 +208,9 @@ function readHeader(headers: HeadersInput, name: string): string | undefined {
   const lower = name.toLowerCase();
   let value = record[lower] ?? record[name];
   // Node's req.headers are lowercase; any other object is searched without regard to case.
-  if (value === undefined) for (const key in record) if (key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
+  if (value === undefined) {
+    for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
+  }
   return typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.join(', ').trim() : undefined;
 }
 
