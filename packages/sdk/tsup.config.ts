@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -25,4 +26,17 @@ export default defineConfig({
   // Deno resolves only `node:crypto`, not `crypto`.
   removeNodeProtocol: false,
   external: [/^node:/],
+  esbuildPlugins: [
+    {
+      // src/anchor/stellar.ts loads @stellar/stellar-sdk with top-level await, which CommonJS lacks.
+      // esbuild emits ESM for both formats here (rollup makes the CommonJS): tell them by extension.
+      name: 'anchor-stellar-cjs',
+      setup(build) {
+        if (build.initialOptions.outExtension?.['.js'] !== '.cjs') return;
+        build.onResolve({ filter: /^\.\/stellar\.js$/ }, (args) =>
+          args.importer.endsWith(join('src', 'anchor', 'index.ts')) ? { path: join(args.resolveDir, 'stellar.cjs.ts') } : undefined,
+        );
+      },
+    },
+  ],
 });

@@ -36,6 +36,8 @@ export interface Manifest {
   exports: Record<string, unknown>;
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 export interface Tarball {
@@ -70,7 +72,7 @@ function targets(manifest: Manifest): string[] {
 }
 
 /** Refuses to pack a package whose build is missing, with what to do about it. */
-async function assertBuilt(name: PackageName): Promise<void> {
+export async function assertBuilt(name: PackageName): Promise<void> {
   const folder = PACKAGES[name];
   const manifest = JSON.parse(await readFile(join(ROOT, folder, 'package.json'), 'utf8')) as Manifest;
   const missing = targets(manifest).filter((target) => !existsSync(join(ROOT, folder, target)));
@@ -82,7 +84,8 @@ async function assertBuilt(name: PackageName): Promise<void> {
   }
 }
 
-async function pack(name: PackageName, destination: string): Promise<Tarball> {
+/** `pnpm pack`s a published package into `destination`. */
+export async function pack(name: PackageName, destination: string): Promise<Tarball> {
   const { stdout } = await exec('pnpm', ['pack', '--json', '--pack-destination', destination], {
     cwd: join(ROOT, PACKAGES[name]),
     env: nodeOnPath(),
@@ -136,6 +139,13 @@ export async function createConsumer({ packages, direct = [] }: ConsumerOptions 
       }
     }
     const dependencies: Record<string, string> = Object.fromEntries(names.map((name) => [name, `file:${tarball(name).file}`]));
+    // A required peer (msw for the mock server) is the merchant's own dependency; optional ones come through `direct`.
+    for (const name of names) {
+      const { peerDependencies = {}, peerDependenciesMeta = {} } = tarball(name).manifest;
+      for (const peer of Object.keys(peerDependencies).filter((peer) => !peerDependenciesMeta[peer]?.optional)) {
+        dependencies[peer] = `link:${installedCopy(PACKAGES[name], peer)}`;
+      }
+    }
     for (const { name, from } of direct) dependencies[name] = `link:${installedCopy(PACKAGES[from], name)}`;
     await writeFile(
       join(dir, 'package.json'),

@@ -1,6 +1,6 @@
 /**
  * @sikaramp/sdk/anchor: the Stellar anchor (SEP-10, SEP-12, SEP-24). The only entry that
- * loads @stellar/stellar-sdk.
+ * loads @stellar/stellar-sdk, an optional peer dependency: `npm install @stellar/stellar-sdk` to use it.
  *
  * ```ts
  * import { AnchorClient, Keypair } from '@sikaramp/sdk/anchor';
@@ -11,7 +11,7 @@
  * const tx = await anchor.transfers.get(id, { merchant: { merchant_id, session_id, session_token, api_key, user_id } });
  * ```
  */
-import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from './stellar.js';
 import * as z from 'zod';
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions } from '../core/http.js';
@@ -314,9 +314,9 @@ const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.
 
 /**
  * @stellar/stellar-sdk's `Keypair`, re-exported so that a backend can make its `signer`
- * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without depending on the Stellar SDK itself.
+ * (`Keypair.random()`, `Keypair.fromSecret(seed)`) without importing the Stellar SDK itself.
  */
-export { Keypair } from '@stellar/stellar-sdk';
+export { Keypair } from './stellar.js';
 export type {
   AnchorTransaction,
   AnchorRefunds,
