@@ -52,7 +52,7 @@ export async function benchHttp() {
       rows: results.map((r) => [r.name, fmt(r.opsPerSecond), `${(1000 / r.opsPerSecond).toFixed(3)} ms`, `${r.cpuMicros.toFixed(0)} µs`]),
       summary: [
         `sdk call / bare fetch: ${ratio(sdkResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ` +
-          `${(sdkResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call (${ratio(sdkResult.cpuMicros, bareResult.cpuMicros)} the CPU time)`,
+          `${ratio(bareResult.cpuMicros, sdkResult.cpuMicros)} by CPU time (${(sdkResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call)`,
         `ky alone / bare fetch: ${ratio(kyResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ${(kyResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call ` +
           `(the rest of the sdk call, zod parsing and retry bookkeeping included: ${(sdkResult.cpuMicros - kyResult.cpuMicros).toFixed(0)} µs)`,
       ],

@@ -32,7 +32,7 @@ table(['import', 'minified', 'gzipped', 'packages pulled in'], size.rows);
 
 const clients = await benchClients();
 console.log('\n## Ramp and checkout clients vs bare fetch, same local server (one at a time, keep-alive, median of 5 rounds of 1 s)\n');
-table(['client', 'calls/s', 'mean latency'], clients.rows);
+table(['client', 'calls/s', 'mean latency', 'CPU per call'], clients.rows);
 console.log(`\n${clients.summary.join('\n')}\n`);
 console.log('## Importing one client (esbuild, minified, gzip -9)\n');
 table(['import from @sikaramp/sdk', 'minified', 'gzipped', 'packages pulled in'], (await benchClientSizes()).rows);
