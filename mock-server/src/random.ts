@@ -21,7 +21,7 @@ export function createRandom(seed?: number): Random {
     for (let i = 0; i < n; i++) out[i] = next() & 0xff;
     return out;
   };
-  const hex = (n: number) => Array.from(bytes(n), (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = (n: number) => toHex(bytes(n));
   const int = (max: number) => {
     const [a = 0, b = 0, c = 0, d = 0] = bytes(4);
     return (((a << 24) | (b << 16) | (c << 8) | d) >>> 0) % max;
@@ -34,7 +34,7 @@ export function createRandom(seed?: number): Random {
       const b = bytes(16);
       b[6] = (b[6]! & 0x0f) | 0x40;
       b[8] = (b[8]! & 0x3f) | 0x80;
-      const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+      const h = toHex(b);
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
     },
     digits(n) {
@@ -43,6 +43,15 @@ export function createRandom(seed?: number): Random {
       return s;
     },
   };
+}
+
+/** Two hex digits per byte value: ids are made on every create, so no per-byte formatting. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += HEX_BYTES[b];
+  return out;
 }
 
 function sfc32(seed: number): () => number {
