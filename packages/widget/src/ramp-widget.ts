@@ -1,4 +1,3 @@
-import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
 import { html, nothing, render } from 'lit-html';
 import type {
   RampErrorCode,
@@ -13,6 +12,37 @@ import { FINAL, langParam } from './sep24.js';
 
 /** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
 export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
+
+/**
+ * The reactive properties, each with its attribute. A change re-renders; `amount` and
+ * `poll-interval` are read as numbers.
+ */
+const PROPS = {
+  apiKey: 'data-api-key',
+  flow: 'flow',
+  mode: 'mode',
+  sessionUrl: 'session-url',
+  statusUrl: 'status-url',
+  apiBase: 'api-base',
+  amount: 'amount',
+  asset: 'asset',
+  destination: 'destination',
+  allow: 'allow',
+  pollInterval: 'poll-interval',
+};
+type Prop = keyof typeof PROPS;
+
+const DEFAULTS: Partial<Record<Prop, unknown>> = {
+  apiKey: '',
+  flow: 'buy',
+  mode: 'iframe',
+  asset: 'USDC',
+  allow: DEFAULT_ALLOW,
+  pollInterval: 5000,
+};
+
+// In Node (server-side rendering) there is no HTMLElement: the class is defined there, never constructed.
+const Base = (globalThis.HTMLElement ?? Object) as typeof HTMLElement;
 
 /** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
 const PENDING = 'ramp-widget:';
@@ -67,23 +97,26 @@ async function json(url: string, init?: RequestInit) {
  * @cssproperty --ramp-primary-color - Brand colour; default: the widget config's `primary_color`.
  * @cssproperty --ramp-border-radius - Corner radius; default: the widget config's `border_radius`.
  */
-export class RampWidget extends ReactiveElement {
-  /** The component's shadow styles (see ramp-widget.styles.ts); override with CSS custom properties and ::part(). */
-  static override styles = styles;
+export class RampWidget extends Base {
+  static observedAttributes = Object.values(PROPS);
 
-  static override properties = {
-    apiKey: { attribute: 'data-api-key' },
-    flow: {},
-    mode: {},
-    sessionUrl: { attribute: 'session-url' },
-    statusUrl: { attribute: 'status-url' },
-    apiBase: { attribute: 'api-base' },
-    amount: { type: Number },
-    asset: {},
-    destination: {},
-    allow: {},
-    pollInterval: { attribute: 'poll-interval', type: Number },
-  };
+  // An accessor per property, on the prototype: what the element used of Lit's ReactiveElement,
+  // whose converters, reflection, controllers and lifecycle hooks weighed ~2 KB gzipped on every page.
+  static {
+    for (const prop in PROPS)
+      Object.defineProperty(this.prototype, prop, {
+        get(this: RampWidget) {
+          return this.#props[prop];
+        },
+        set(this: RampWidget, value: unknown) {
+          if (value === this.#props[prop]) return;
+          this.#props[prop] = value;
+          // The config is read again after the render, for a new key or a new address.
+          if (prop == 'apiKey' || prop == 'apiBase') this.#stale = true;
+          this.#update();
+        },
+      });
+  }
 
   /** Your public key (`sika_public_…`), for the widget config. Anything else (a secret or checkout key) is refused: nothing is sent. */
   declare apiKey: string;
@@ -116,6 +149,11 @@ export class RampWidget extends ReactiveElement {
   /** Instead of `status-url`: reads the transaction from your backend. */
   declare getStatus?: (id: string) => Promise<RampTransaction>;
 
+  #props: Record<string, unknown> = {};
+  /** The pending render: settles once the shadow root shows the current state. */
+  #rendered?: Promise<void>;
+  /** The key or address changed since the config was last read. */
+  #stale = false;
   #id = '';
   #tx?: RampTransaction;
   #url = '';
@@ -132,12 +170,25 @@ export class RampWidget extends ReactiveElement {
 
   constructor() {
     super();
-    this.apiKey = '';
-    this.flow = 'buy';
-    this.mode = 'iframe';
-    this.asset = 'USDC';
-    this.allow = DEFAULT_ALLOW;
-    this.pollInterval = 5000;
+    // A property the page set before the element was defined is an own property hiding the
+    // accessor: it goes through the accessor instead, and wins over the default.
+    for (const prop in PROPS) {
+      const value = (this as Record<string, unknown>)[prop];
+      delete (this as Record<string, unknown>)[prop];
+      (this as Record<string, unknown>)[prop] = value ?? DEFAULTS[prop as Prop];
+    }
+  }
+
+  connectedCallback() {
+    this.#update();
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+    for (const prop in PROPS) {
+      if (PROPS[prop as Prop] == name) {
+        (this as Record<string, unknown>)[prop] = value != null && /^(amount|poll-interval)$/.test(name) ? +value : value;
+      }
+    }
   }
 
   /** Anything but a public key (`<prefix>_public_<hex>`, recognised by its form): a secret or checkout key, a typo. */
@@ -203,24 +254,19 @@ export class RampWidget extends ReactiveElement {
     this.#win?.close();
     // Leave the modal state before moving focus, or the page is still inert.
     this.#dialog?.close();
-    this.requestUpdate();
+    this.#update();
     this.#emit('ramp-close', { transaction: this.#tx });
     this.#trigger?.focus();
     this.#poll();
   }
 
-  override disconnectedCallback() {
-    super.disconnectedCallback();
+  disconnectedCallback() {
     this.close();
     clearTimeout(this.#timer);
   }
 
-  protected override updated(changed: PropertyValues<this>) {
-    if (changed.has('apiKey') || changed.has('apiBase')) this.#config();
-  }
-
   /** Back from a redirect: the transaction this tab left for is reported, then polled. */
-  protected override firstUpdated() {
+  #firstUpdated() {
     const id = pending(this.flow);
     const query = new URLSearchParams(location.search);
     if (!id || (query.get('transaction_id') ?? id) != id) return;
@@ -231,12 +277,35 @@ export class RampWidget extends ReactiveElement {
   }
 
   /**
-   * What LitElement would add, minus what we never use (directives that track connection,
-   * hydration): render the template into the shadow root, event listeners bound to the element.
+   * Renders once per task however many properties changed: the template into the shadow root
+   * (event listeners bound to the element); then, the first time, the way back from a redirect,
+   * and the config when the key or address changed.
    */
-  protected override update(changed: PropertyValues<this>) {
-    super.update(changed);
-    render(this.#render(), this.renderRoot, { host: this });
+  #update() {
+    this.#rendered ??= Promise.resolve().then(() => {
+      this.#rendered = undefined;
+      if (!this.isConnected) return;
+      const first = !this.shadowRoot;
+      render(this.#render(), this.shadowRoot ?? this.#attach(), { host: this });
+      if (first) this.#firstUpdated();
+      if (this.#stale) {
+        this.#stale = false;
+        this.#config();
+      }
+    });
+  }
+
+  /** The shadow root, styled by a constructed stylesheet (no CSP `style-src` needed); a `<style>` where the browser has none (Safari before 16.4). */
+  #attach() {
+    const root = this.attachShadow({ mode: 'open' });
+    try {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(styles);
+      root.adoptedStyleSheets = [sheet];
+    } catch {
+      root.innerHTML = `<style>${styles}</style>`;
+    }
+    return root;
   }
 
   #render() {
@@ -259,7 +328,7 @@ export class RampWidget extends ReactiveElement {
   }
 
   get #dialog() {
-    return this.renderRoot.querySelector('dialog');
+    return this.shadowRoot!.querySelector('dialog');
   }
 
   /** Shows the flow in the popup `win`, in the modal iframe, or (redirect) in this page. */
@@ -272,12 +341,12 @@ export class RampWidget extends ReactiveElement {
     this.#win = win;
     this.#open = true;
     addEventListener('message', this.#onMessage); // window's
-    this.requestUpdate();
+    this.#update();
     if (win) {
       win.location.href = this.#url;
       this.#timer = setInterval(() => win.closed && this.close(), 500);
     } else {
-      await this.updateComplete;
+      await this.#rendered;
       this.#dialog!.showModal();
     }
   }
@@ -305,7 +374,7 @@ export class RampWidget extends ReactiveElement {
    * pressed inside the iframe, where the dialog cannot hear it.
    */
   #onMessage = ({ origin, data, source }: MessageEvent) => {
-    if (origin != this.#origin || source !== (this.#win || this.renderRoot.querySelector('iframe')?.contentWindow)) return;
+    if (origin != this.#origin || source !== (this.#win || this.shadowRoot!.querySelector('iframe')?.contentWindow)) return;
     if (data?.type != 'sikaramp:close') this.#report(data?.transaction ?? {});
     else if (data.transaction_id == this.#id) this.close();
   };
@@ -362,7 +431,7 @@ export class RampWidget extends ReactiveElement {
       this.style.setProperty('--_cp', /^#([\da-f]{3}){1,2}$/i.exec(theme?.primary_color!)?.[0] ?? '');
       this.style.setProperty('--_cr', /^(0|\d+(\.\d+)?(px|r?em|%))$/.exec(theme?.border_radius!)?.[0] ?? '');
     }
-    this.requestUpdate();
+    this.#update();
     this.#emit('ramp-ready', { config });
   }
 
@@ -384,7 +453,7 @@ export class RampWidget extends ReactiveElement {
 
   #fail(code: RampErrorCode, message: string, transaction?: RampTransaction) {
     this.#error = message;
-    this.requestUpdate();
+    this.#update();
     this.#emit('ramp-error', { code, message, transaction });
   }
 

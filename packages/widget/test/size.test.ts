@@ -2,19 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { bundlePage, gzipSize } from './helpers/dist.js';
 
 /**
- * The budget CI holds us to, bytes minified and gzipped, Lit included: the last measured figure
- * (8,246 B, once the element was built on ReactiveElement and lit-html rather than LitElement)
- * rounded up to the next 100 B, so that a regression fails.
- * Lower it when you save.
+ * The budget CI holds us to, bytes minified and gzipped, Lit's lit-html included: the last measured
+ * figure (6,191 B, once the element kept its own properties instead of Lit's ReactiveElement)
+ * rounded up to the next 100 B, so that a regression fails. Lower it when you save. Issue 17's
+ * target was 7,600 B; the peers, measured the same way: Transak 7,593 B, Ramp Network 8,352 B.
  */
-const BUDGET_BYTES = 8_300;
+const BUDGET_BYTES = 6_200;
+const PEERS = { Transak: 7_593, 'Ramp Network': 8_352 };
 
 describe('size', () => {
-  it('keeps what every page downloads (component and Lit) within 8,300 B gzipped', async () => {
+  it('keeps what every page downloads (component and lit-html) within 6,200 B gzipped', async () => {
     const bundle = await bundlePage();
     const eager = gzipSize(bundle, bundle.eager);
     const freighter = gzipSize(bundle, bundle.lazy);
-    console.log(`[size] <ramp-widget> with Lit: ${eager} B gzip (${bundle.eager.join(' + ')}); Freighter chunk: ${freighter} B gzip`);
+    const peers = Object.entries(PEERS).map(([name, bytes]) => `${name} ${bytes} B (${(eager / bytes).toFixed(2)}x)`);
+    console.log(`[size] <ramp-widget> with lit-html: ${eager} B gzip (${bundle.eager.join(' + ')}), budget ${BUDGET_BYTES} B; peers: ${peers.join(', ')}; Freighter chunk: ${freighter} B gzip`);
     expect(eager).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 

@@ -6,7 +6,7 @@ import { DIST_ENTRY, ensureBuilt } from './helpers/dist.js';
 describe('server-side rendering', () => {
   it('imports the built module in plain Node without throwing, and defines no element there', () => {
     ensureBuilt();
-    // A fresh Node process resolves `lit` as a server framework would (its `node` export).
+    // A fresh Node process resolves `lit-html` as a server framework would (its `node` export).
     const script = `
       const widget = await import(${JSON.stringify(pathToFileURL(DIST_ENTRY).href)});
       console.log(JSON.stringify({

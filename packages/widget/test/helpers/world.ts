@@ -135,6 +135,10 @@ export async function startWorld(): Promise<World> {
     if (req.method === 'GET' && url.pathname === '/shop') {
       return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(url.searchParams));
     }
+    if (req.method === 'GET' && url.pathname === '/blank') {
+      // A page of the shop's origin without the widget, for tests that write the element themselves.
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Blank</title>');
+    }
     if (req.method === 'GET' && url.pathname.startsWith('/widget/')) {
       const file = bundle.files.get(url.pathname.slice('/widget/'.length));
       if (!file) return void res.writeHead(404).end();
