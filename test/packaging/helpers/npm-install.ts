@@ -6,13 +6,15 @@
  * resolves and lays out node_modules exactly as from npmjs.org, without the network. The bench
  * (bench-install.ts) installs from the real registry instead, stripe beside ours.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { createGzip } from 'node:zlib';
 import { nodeOnPath, ROOT } from './consumer.ts';
 
 const exec = promisify(execFile);
@@ -44,6 +46,52 @@ function storedPackages(): Map<string, Map<string, StoredPackage>> {
   return found;
 }
 
+/** The regular files under `dir`, as paths relative to it with `/` separators. */
+async function filesUnder(dir: string, root = dir): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await filesUnder(path, root)));
+    else if (entry.isFile()) found.push(relative(root, path).split(sep).join('/'));
+  }
+  return found.toSorted();
+}
+
+/**
+ * A package folder as an npm tarball (ustar, every file under `package/`), written here rather than
+ * with tar(1): GNU and BSD tar take different options, and pnpm's store hard-links identical files,
+ * which tar would record as links that npm does not extract.
+ */
+async function* tarEntries(dir: string): AsyncGenerator<Buffer> {
+  for (const file of await filesUnder(dir)) {
+    const path = `package/${file}`;
+    // ustar keeps up to 100 bytes of name and 155 of prefix, split at a slash.
+    const cut = path.length > 100 ? path.lastIndexOf('/', 155) : -1;
+    const [prefix, name] = cut > 0 ? [path.slice(0, cut), path.slice(cut + 1)] : ['', path];
+    if (Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155) throw new Error(`${path} is too long for a ustar entry`);
+    const content = await readFile(join(dir, file));
+    const { mode } = await lstat(join(dir, file));
+    const header = Buffer.alloc(512);
+    const field = (text: string, offset: number) => header.write(text, offset, 'utf8');
+    const octal = (value: number, length: number, offset: number) => field(`${value.toString(8).padStart(length - 1, '0')}\0`, offset);
+    field(name, 0);
+    octal(mode & 0o777, 8, 100);
+    octal(0, 8, 108);
+    octal(0, 8, 116);
+    octal(content.length, 12, 124);
+    octal(0, 12, 136);
+    field('        ', 148);
+    field('0', 156);
+    field('ustar\u000000', 257);
+    field(prefix, 345);
+    octal(header.reduce((sum, byte) => sum + byte, 0), 7, 148);
+    yield header;
+    yield content;
+    if (content.length % 512) yield Buffer.alloc(512 - (content.length % 512));
+  }
+  yield Buffer.alloc(1024);
+}
+
 export interface LocalRegistry {
   url: string;
   close(): Promise<void>;
@@ -60,8 +108,7 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
       const found = packages.get(tarball[1]!)?.get(tarball[2]!);
       if (!found) return void response.writeHead(404).end();
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      const tar = spawn('tar', ['-c', '--hard-dereference', '--use-compress-program=gzip -1', '-f', '-', '-C', found.dir, '--transform', 's,^\\.,package,', '.']);
-      tar.stdout.pipe(response);
+      Readable.from(tarEntries(found.dir)).pipe(createGzip({ level: 1 })).pipe(response);
       return;
     }
     const versions = packages.get(path);
