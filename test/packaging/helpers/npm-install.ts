@@ -92,6 +92,11 @@ async function* tarEntries(dir: string): AsyncGenerator<Buffer> {
   yield Buffer.alloc(1024);
 }
 
+const byVersion = (a: string, b: string): number => {
+  const [x, y] = [a, b].map((version) => version.split('.').map(Number));
+  return x!.map((part, i) => part - y![i]!).find((difference) => difference !== 0) ?? 0;
+};
+
 export interface LocalRegistry {
   url: string;
   close(): Promise<void>;
@@ -115,7 +120,8 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
     if (!versions) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     const packument = {
       name: path,
-      'dist-tags': { latest: [...versions.keys()].at(-1) },
+      // npm takes `latest` when it satisfies a range, as npmjs.org's newest release would.
+      'dist-tags': { latest: [...versions.keys()].filter((version) => !version.includes('-')).toSorted(byVersion).at(-1) },
       versions: Object.fromEntries(
         [...versions].map(([version, { manifest }]) => [
           version,
