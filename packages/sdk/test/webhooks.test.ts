@@ -1,6 +1,6 @@
 import { createHmac, webcrypto } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   signCheckoutWebhook,
   signWebhook,
@@ -13,6 +13,7 @@ import {
   type WebCrypto,
   type WebhookVerificationReason,
 } from '../src/webhooks/index.js';
+import * as nodeBuild from '../src/webhooks/node.js';
 
 const hmac = (secret: string, content: string | Buffer, encoding: 'hex' | 'base64' = 'hex') =>
   createHmac('sha256', secret).update(content).digest(encoding);
@@ -315,5 +316,31 @@ describe('properties', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('the node:crypto build (the node, bun and deno export conditions)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('signs as the Web Crypto build does and verifies without Web Crypto', async () => {
+    const sign = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const made = await nodeBuild.signWebhook({ payload: order, secret: SECRET, timestamp: NOW });
+    expect(made).toEqual(await signWebhook({ payload: order, secret: SECRET, timestamp: NOW }));
+    // The Web Crypto build went through the spy; the node:crypto build must not.
+    expect(sign).toHaveBeenCalledTimes(1);
+    sign.mockClear();
+    await expect(nodeBuild.verifyWebhook({ body: made.body, headers: made.headers, secret: SECRET, now: at(NOW) })).resolves.toEqual(order);
+    const c = await nodeBuild.signCheckoutWebhook({ payload: checkout, secret: SECRET, timestamp: NOW });
+    await expect(nodeBuild.verifyCheckoutWebhook({ body: c.body, headers: c.headers, secret: SECRET, now: at(NOW) })).resolves.toMatchObject({ id: checkout.id });
+    expect(sign).not.toHaveBeenCalled();
+  });
+
+  it('computes with the Web Crypto given as `crypto`, and refuses the same tampering', async () => {
+    const subtle = webcrypto.subtle as unknown as SubtleCrypto;
+    const given = { subtle: { importKey: subtle.importKey.bind(subtle), sign: vi.fn(subtle.sign.bind(subtle)) } as unknown as SubtleCrypto };
+    const input = { body: orderBody, headers: orderHeaders(), secret: SECRET, now: at(NOW), crypto: given };
+    await expect(nodeBuild.verifyWebhookDelivery(input)).resolves.toMatchObject({ event: order, scheme: 'body', encoding: 'hex' });
+    expect(given.subtle.sign).toHaveBeenCalled();
+    expect(await reasonOf(nodeBuild.verifyWebhook({ ...input, body: `${orderBody} ` }))).toBe('no_matching_signature');
   });
 });
