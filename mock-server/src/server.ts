@@ -1,8 +1,8 @@
 /**
- * The standalone server: msw's `getResponse(handlers, request)` behind `node:http`, every
- * surface on one port (msw 3 has no server of its own). Adds CORS for the origins a merchant
- * allowed, guards `/_mock` against the web pages a developer visits, and passes the socket's
- * address to IP allowlists.
+ * The standalone server: the backend's msw handlers behind `node:http`, every surface on one
+ * port (msw 3 has no server of its own), tried as msw's `getResponse` would (see dispatch).
+ * Adds CORS for the origins a merchant allowed, guards `/_mock` against the web pages a
+ * developer visits, and passes the socket's address to IP allowlists.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -242,7 +242,8 @@ let requestSequence = 0;
 async function dispatch(handlers: RequestHandler[], request: Request): Promise<Response | undefined> {
   const requestId = `req-${++requestSequence}`;
   for (const handler of handlers) {
-    // msw declares these two private; they are plain fields of every handler.
+    // msw declares these two private; they are plain fields of every handler (were one
+    // renamed, no resolver would be found routed and every handler would go through run).
     const { resolver, options } = handler as unknown as { resolver: (info: object) => Promise<Response | undefined>; options?: { once?: boolean } };
     if (!(handler instanceof HttpHandler) || !routedResolvers.has(resolver) || options?.once) {
       const result = await handler.run({ request, requestId });
