@@ -28,12 +28,17 @@ export async function benchHttp() {
       return ((await res.json()) as { data: unknown }).data;
     };
     // ky alone, configured and called as the SDK's core calls it: the part of an SDK call that is ky's.
-    const kyAlone = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual', fetch: (i, init) => globalThis.fetch(i, init) });
+    const kyAlone = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
     const kyCall = async () => {
       const timer = new AbortController();
       const timeout = setTimeout(() => timer.abort(), 60_000);
       try {
-        const res = await kyAlone(`${origin}/api/v1/widget/config`, { method: 'GET', headers: { accept: 'application/json', 'X-API-Key': 'sika_secret_bench' }, signal: timer.signal });
+        const init = { signal: timer.signal };
+        const res = await kyAlone(`${origin}/api/v1/widget/config`, {
+          method: 'GET',
+          headers: { accept: 'application/json', 'X-API-Key': 'sika_secret_bench' },
+          fetch: (request) => globalThis.fetch(request, init),
+        });
         return (JSON.parse(await res.text()) as { data: unknown }).data;
       } finally {
         clearTimeout(timeout);

@@ -90,12 +90,16 @@ interface Received {
 export class HttpCore {
   readonly baseUrl: string;
   readonly #ky: KyInstance;
+  readonly #fetch: typeof fetch;
   readonly #config: CoreConfig;
 
   constructor(config: CoreConfig) {
     this.#config = config;
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    const customFetch = config.fetch;
+    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // ky's fast path: one instance, its retry, timeout and HTTP errors off (the loop below
+    // owns them), no hooks. The timeout's signal and the JSON body reach fetch in its init
+    // (see #attempt), so ky combines no signals and undici copies no body stream.
     this.#ky = ky.create({
       retry: 0,
       timeout: false,
@@ -103,7 +107,6 @@ export class HttpCore {
       // fetch would follow a 3xx and send every header but Authorization to whatever host
       // `Location` names (X-API-Key included): a redirect is answered, never followed.
       redirect: 'manual',
-      fetch: (input, init) => (customFetch ?? globalThis.fetch)(input, init),
     });
   }
 
@@ -175,14 +178,21 @@ export class HttpCore {
     if (call.idempotencyKey !== undefined) headers[this.#config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
     if (call.headers) Object.assign(headers, call.headers);
 
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+
     const timeoutMs = call.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
     // An empty path is the base URL itself (SEP-10's endpoint is a full URL).
     const url = path === '' ? this.baseUrl : `${this.baseUrl}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
-    const options: Options = { method, headers, signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal };
+    // fetch gets the signal and the body in its init: a signal given to ky costs an
+    // AbortSignal.any per call, and a body only on ky's Request is piped through a stream copy.
+    const init: RequestInit = { signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal, body };
+    const options: Options = { method, headers, body, fetch: (request) => this.#fetch(request, init) };
+    // A fetch of the caller's own may pass the Request on without the init: the Request then carries the signal too.
+    if (this.#config.fetch) options.signal = init.signal;
     if (call.query) options.searchParams = call.query;
-    if (call.body !== undefined) options.json = call.body;
     try {
       let response: Response;
       try {
