@@ -380,7 +380,6 @@ export interface CompleteInteractiveInput {
  * destination, the customer's KYC and the limits. Throws the error the customer would see.
  */
 export function checkCompletion(ctx: MockContext, tx: TransactionRecord, input: Omit<CompleteInteractiveInput, 'otp_code'>) {
-  const status = next(tx, 'complete_form');
   const provider = parseProvider(input.provider ?? '');
   if (!provider) throw badRequest(`provider: must be one of ${Object.keys(PROVIDERS).join(', ')}`);
   const phone = checkPhone(input.phone);
@@ -393,6 +392,8 @@ export function checkCompletion(ctx: MockContext, tx: TransactionRecord, input: 
     if (!destination) throw badRequest('destination_address: is required');
     if (!isStellarAccount(destination)) throw badRequest('destination_address: must be a Stellar account (G… or M…)');
   }
+  // The input is judged first (400), whatever the state: the same bad request always gets the same answer.
+  const status = next(tx, 'complete_form');
   const customer = tx.customer_id ? ctx.store.customers.get(tx.customer_id) : undefined;
   if (tx.customer_id && customer?.status !== 'ACCEPTED') {
     throw new HttpError(403, 'KYC_NOT_APPROVED', `customer KYC status is ${customer?.status ?? 'deleted'}, not ACCEPTED`);
