@@ -174,7 +174,11 @@ export function maskUrl(url: string): string {
 
 async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, res: ServerResponse) {
   const site = prepared(backend);
-  const url = new URL(req.url ?? '/', backend.urls.origin);
+  // An origin-form target is a path on this server, even `//host/...`, which `new URL(target, base)`
+  // would read as another host (and `//` alone as no URL at all).
+  const target = req.url ?? '/';
+  const url = URL.parse(target.startsWith('/') ? backend.urls.origin + target : target);
+  if (!url) return send(res, errorResponse(backend.context, 'envelope', new HttpError(400, 'VALIDATION_ERROR', 'malformed request target')), {});
   const path = url.pathname;
   const origin = req.headers.origin;
   const allowed = origin === undefined ? undefined : corsOrigin(backend, guard, site, path, origin);

@@ -3,6 +3,7 @@
  * that it never leaves out one msw would match, whatever the path looks like, and that the
  * server still answers as the whole list would.
  */
+import { request } from 'node:http';
 import fc from 'fast-check';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +101,24 @@ describe('the standalone server answers as the whole handler list would', () => 
     const unknown = await fetch(`${server.url}/api/v1/developer/nothing-here`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('reads a target starting with // as a path on this server, not as another host', async () => {
+    server = await startMockServer({ port: 0, clock: 'manual' });
+    const { port } = new URL(server.url);
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, method: 'GET' }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject).end();
+      });
+    for (const path of ['//', '//evil.example/api/v1/widget/config', '///api/v1/widget/config']) {
+      const answer = await raw(path);
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body), path).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
   });
 
   it('serves a handler added to backend.handlers after it started, ahead of the built-in ones', async () => {
