@@ -307,6 +307,24 @@ describe('timeouts and aborts', () => {
     await core({ fetch: ownFetch }).get('thing', { schema: Thing });
     expect(seen).toEqual([`${server.url}/thing`]);
   });
+
+  it('still times out with a fetch of its own that passes on the Request and drops the init', async () => {
+    server = await startTestServer(() => {});
+    const requestOnly: typeof fetch = (input) => fetch(input);
+    await expect(core({ timeout: 200, maxRetries: 0, fetch: requestOnly }).get('thing', { schema: Thing })).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('sends a JSON body with its content type, to a fetch of its own whether it reads the Request or the init', async () => {
+    server = await startTestServer((_req, res) => json(res, 201, envelope({ id: 'a', count: 1 })));
+    const requestOnly: typeof fetch = (input) => fetch(input);
+    for (const own of [undefined, requestOnly]) {
+      await core({ fetch: own }).post('thing', { schema: Thing, body: { amount: 1 } });
+      expect(server.requests.at(-1)).toMatchObject({ method: 'POST', body: '{"amount":1}' });
+      expect(server.requests.at(-1)!.headers['content-type']).toBe('application/json');
+    }
+    await core().post('thing', { schema: Thing, body: { amount: 1 }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(server.requests.at(-1)!.headers['content-type']).toBe('application/merge-patch+json');
+  });
 });
 
 describe('inputs and credentials', () => {

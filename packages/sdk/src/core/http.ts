@@ -21,6 +21,7 @@ export interface ClientOptions {
   /**
    * A fetch of your own (instrumentation, a proxy agent, a test double). Default: the global fetch.
    * It is given a Request whose `redirect` is `'manual'`; keep it, so that a credential never follows a redirect.
+   * Pass its init on too (`fetch(input, init)`): it holds the call's signal and JSON body, which undici then need not copy.
    */
   fetch?: typeof fetch;
   /** Headers added to every request. */
