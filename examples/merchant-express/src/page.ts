@@ -33,6 +33,7 @@ export function shopPage(config: Config): string {
   }
 </header>
 
+<main>
 <div class="grid">
   <section id="buy" aria-labelledby="buy-title">
     <h2 id="buy-title">Buy USDC</h2>
@@ -72,6 +73,7 @@ export function shopPage(config: Config): string {
   <p class="muted">Each one verified over the raw body with the webhook secret, then handled once.</p>
   <ul id="webhook-list" aria-live="polite"></ul>
 </section>
+</main>
 
 <script type="module">
 const $ = (id) => document.getElementById(id);
