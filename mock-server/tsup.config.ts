@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  entry: ['src/index.ts', 'src/cli.ts', 'src/client.ts'],
   format: ['esm'],
   target: 'node22',
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: ['src/index.ts', 'src/client.ts'] },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -48,6 +48,7 @@ export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk/handlers/fastify': 'packages/sdk/src/handlers/adapters/fastify.ts',
   '@sikaramp/widget': 'packages/widget/src/index.ts',
   '@sikaramp/mock-server': 'mock-server/src/index.ts',
+  '@sikaramp/mock-server/client': 'mock-server/src/client.ts',
 };
 
 const CHECKED = new Set(['ts', 'typescript']);

@@ -16,7 +16,7 @@ const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
     cjs: ['.', './webhooks', './webhooks/sqlite', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
   },
   '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
-  '@sikaramp/mock-server': { esm: ['.', './package.json'], cjs: [] },
+  '@sikaramp/mock-server': { esm: ['.', './client', './package.json'], cjs: [] },
 };
 
 /** Subpaths with a `require` condition, plus package.json, which `require` always reads, when there are any. */
@@ -126,6 +126,7 @@ describe('@sikaramp/mock-server installed from its tarball', () => {
       handlers: number;
       advancedMs: number;
       toml: { url: string; status: number; text: string };
+      client: { advancedMs: number; resolved: string };
     }>('mock-server.mjs');
     expect(report.name).toBe('@sikaramp/mock-server');
     expect(report.resolved).toContain(installed);
@@ -135,6 +136,9 @@ describe('@sikaramp/mock-server installed from its tarball', () => {
     expect(report.toml.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(report.toml.status).toBe(200);
     expect(report.toml.text).toMatch(/^SIGNING_KEY\s*=\s*"G[A-Z2-7]{55}"$/m);
+    // The control client, from its own subpath, moves the server's clock over HTTP.
+    expect(report.client.resolved.endsWith('/dist/client.js')).toBe(true);
+    expect(report.client.advancedMs).toBe(30_000);
   });
 
   it('runs its sikaramp-mock bin: prints where it listens, serves, and stops on SIGTERM', async () => {
