@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -26,6 +29,8 @@ export default defineConfig({
   // Deno resolves only `node:crypto`, not `crypto`.
   removeNodeProtocol: false,
   external: [/^node:/],
+  // The version the User-Agent carries (src/core/version.ts).
+  define: { __SIKARAMP_SDK_VERSION__: JSON.stringify(version) },
   esbuildPlugins: [
     {
       // src/anchor/stellar.ts loads @stellar/stellar-sdk with top-level await, which CommonJS lacks.

@@ -1,5 +1,5 @@
 /** @sikaramp/sdk: typed clients for every Sikaramp surface. */
-export const VERSION = '0.0.0';
+export { VERSION } from './core/version.js';
 
 export {
   SikarampError,

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, TimeoutError } from './errors.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
+import { clientHeader } from './version.js';
 
 /** Default time allowed for one attempt, including reading the answer, ms. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -93,11 +94,16 @@ export class HttpCore {
   readonly #ky: KyInstance;
   readonly #fetch: typeof fetch;
   readonly #config: CoreConfig;
+  /** Headers every request starts with: the SDK's name and version, unless defaultHeaders name it themselves. */
+  readonly #baseHeaders: Record<string, string>;
 
   constructor(config: CoreConfig) {
     this.#config = config;
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const [name, value] = clientHeader();
+    const given = Object.keys(config.defaultHeaders ?? {}).some((key) => key.toLowerCase() === name);
+    this.#baseHeaders = { accept: 'application/json', ...(given ? {} : { [name]: value }), ...config.defaultHeaders };
     // ky's fast path: one instance, its retry, timeout and HTTP errors off (the loop below
     // owns them), no hooks. The timeout's signal and the JSON body reach fetch in its init
     // (see #attempt), so ky combines no signals and undici copies no body stream.
@@ -169,7 +175,7 @@ export class HttpCore {
   async #attempt(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
     const { signal } = call;
     if (signal?.aborted) throw new AbortError({ cause: signal.reason });
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#config.defaultHeaders };
+    const headers: Record<string, string> = { ...this.#baseHeaders };
     const auth = call.auth === false ? undefined : this.#config.auth;
     if (auth) {
       // Most authenticators answer at once: awaiting only a promise spares a turn of the event loop per call.
