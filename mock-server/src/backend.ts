@@ -1,4 +1,4 @@
-import type { HttpHandler } from 'msw';
+import { getResponse, type HttpHandler } from 'msw';
 import { createContext, type MockContext } from './context.js';
 import { createControl, type Control } from './control/index.js';
 import { createHandlers } from './handlers/index.js';
@@ -24,9 +24,12 @@ export interface MockBackend {
  */
 export function createMockBackend(options: MockBackendOptions = {}): MockBackend {
   const ctx = createContext(resolveOptions(options));
-  const control = createControl(ctx);
+  // The fixtures send their requests to these handlers, so they need no listener.
+  let handlers: HttpHandler[] = [];
+  const control = createControl(ctx, (request) => getResponse(handlers, request));
+  handlers = [...control.handlers, ...createHandlers(ctx)];
   return {
-    handlers: [...control.handlers, ...createHandlers(ctx)],
+    handlers,
     get store() {
       return ctx.store;
     },

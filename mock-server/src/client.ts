@@ -116,6 +116,12 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         release: () => call('POST', '/checkout/gateway/release'),
       },
     },
+    fixtures: {
+      merchant: (params = {}) => call('POST', '/fixtures/merchant', params),
+      customer: ({ secret_key }, params = {}) => call('POST', '/fixtures/customer', { ...params, secret_key }),
+      verifiedPhone: ({ secret_key }, params = {}) => call('POST', '/fixtures/verified-phone', { ...params, secret_key }),
+      checkout: (params = {}) => call('POST', '/fixtures/checkout', params),
+    },
   };
   return client;
 }

@@ -14,8 +14,10 @@ import { railsControl } from './rails.js';
 import { anchorControl } from './anchor.js';
 import { rampControl } from './ramp.js';
 import { checkoutControl } from './checkout.js';
+import { fixturesControl, type Dispatch } from './fixtures.js';
 
-export function createControl(ctx: MockContext) {
+/** `dispatch` sends a request to the backend's own handlers: the fixtures make their records through them. */
+export function createControl(ctx: MockContext, dispatch: Dispatch) {
   const pieces = {
     clock: clockControl(ctx),
     merchants: merchantsControl(ctx),
@@ -25,6 +27,7 @@ export function createControl(ctx: MockContext) {
     anchor: anchorControl(ctx),
     ramp: rampControl(ctx),
     checkout: checkoutControl(ctx),
+    fixtures: fixturesControl(ctx, dispatch),
   };
   /** Drops all state and every scheduled task; ids continue from the same random stream. */
   const reset = () => {
@@ -41,6 +44,7 @@ export function createControl(ctx: MockContext) {
     anchor: pieces.anchor.api,
     ramp: pieces.ramp.api,
     checkout: pieces.checkout.api,
+    fixtures: pieces.fixtures.api,
   };
   const handlers = [
     http.post(`${ctx.urls.control}/reset`, () => {
