@@ -24,6 +24,7 @@ export {
   type ValidationIssue,
 } from './core/errors.js';
 export type { ClientOptions, RequestOptions, IdempotentRequestOptions } from './core/http.js';
+export type { Logger, LogLevel } from './core/log.js';
 export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';
 export { MemoryTokenStore, type TokenStore, type StoredToken } from './core/token-cache.js';
 export type { WaitOptions } from './core/poll.js';

@@ -275,7 +275,7 @@ function describeBody(body: unknown): { code?: string; message?: string } {
   return {};
 }
 
-function requestIdOf(body: unknown, headers: Headers): string | undefined {
+export function requestIdOf(body: unknown, headers: Headers): string | undefined {
   const meta = isRecord(body) && isRecord(body.meta) ? body.meta : undefined;
   if (typeof meta?.request_id === 'string') return meta.request_id;
   return headers.get('x-request-id') ?? undefined;

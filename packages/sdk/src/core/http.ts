@@ -5,7 +5,8 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, requestIdOf, TimeoutError } from './errors.js';
+import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
 import { clientHeader } from './version.js';
@@ -27,6 +28,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
+  /** Receives the SDK's log lines, redacted. Default: `console` once a level is set. */
+  logger?: Logger;
+  /**
+   * `debug`: each request and answer (method, URL with secret query values masked, status, duration, request id, attempt);
+   * `info`: retries; `warn` / `error`: failures. Default: `SIKARAMP_LOG` where `process.env` exists, else `off`.
+   */
+  logLevel?: LogLevel;
 }
 
 /** Options of one call. */
@@ -94,11 +102,13 @@ export class HttpCore {
   readonly #ky: KyInstance;
   readonly #fetch: typeof fetch;
   readonly #config: CoreConfig;
+  readonly #log: Log | undefined;
   /** Headers every request starts with: the SDK's name and version, unless defaultHeaders name it themselves. */
   readonly #baseHeaders: Record<string, string>;
 
   constructor(config: CoreConfig) {
     this.#config = config;
+    this.#log = createLog(config.logger, config.logLevel);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const [name, value] = clientHeader();
@@ -142,34 +152,65 @@ export class HttpCore {
     const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const retryable = isSafeToRetry(method, call.idempotencyKey);
     let refreshed = false;
-    for (let retry = 0; ; ) {
+    const log = this.#log;
+    // Built only when something is logged: the URL as it may appear in a log line.
+    const shown = log && `${method} ${loggableUrl(this.#url(path), call.query)}`;
+    for (let retry = 0, attempt = 1; ; attempt++) {
       let received: Received;
+      log?.debug(`request ${shown}`, { attempt });
+      const started = Date.now();
       try {
         received = await this.#attempt(method, path, call);
       } catch (error) {
-        if (!(error instanceof ConnectionError) || !retryable || retry >= maxRetries) throw error;
+        if (!(error instanceof ConnectionError) || !retryable || retry >= maxRetries) {
+          if (log) logFailure(log, shown!, error, attempt);
+          throw error;
+        }
         call.onRetry?.(error);
-        await sleep(retryDelayMs(retry++), call.signal);
+        const delay = retryDelayMs(retry++);
+        log?.info(`retrying ${shown} in ${delay} ms after ${error.name}`, { attempt, delayMs: delay });
+        await sleep(delay, call.signal);
         continue;
       }
       const { response, body } = received;
+      log?.debug(`response ${response.status} ${shown}`, {
+        status: response.status,
+        durationMs: Date.now() - started,
+        requestId: requestIdOf(body, response.headers),
+        attempt,
+      });
       // `opaqueredirect` is how a browser-like fetch reports a redirect it did not follow.
-      if (isRedirect(response)) throw new RedirectError(response.status, body, response.headers);
+      if (isRedirect(response)) {
+        const error = new RedirectError(response.status, body, response.headers);
+        if (log) logFailure(log, shown!, error, attempt);
+        throw error;
+      }
       if (response.ok) return received;
       const auth = this.#config.auth;
       const expired = response.status === 401 || auth?.isExpired?.(response.status, body) === true;
       if (expired && !refreshed && call.auth !== false && auth?.refresh) {
         // A 401 means nothing was done, so one fresh credential and a repeat is always safe.
         refreshed = true;
+        log?.info(`renewing the credential and repeating ${shown} after ${response.status}`, { attempt });
         await auth.refresh(call.signal);
         continue;
       }
       const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
       // A conflict is never retried unchanged, whatever status carried it.
-      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError) throw error;
+      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError) {
+        if (log) logFailure(log, shown!, error, attempt);
+        throw error;
+      }
       call.onRetry?.(error);
-      await sleep(retryDelayMs(retry++, response.headers), call.signal);
+      const delay = retryDelayMs(retry++, response.headers);
+      log?.info(`retrying ${shown} in ${delay} ms after ${response.status}`, { attempt, delayMs: delay, status: response.status });
+      await sleep(delay, call.signal);
     }
+  }
+
+  /** The URL of a path: an empty path is the base URL itself (SEP-10's endpoint is a full URL). */
+  #url(path: string): string {
+    return path === '' ? this.baseUrl : `${this.baseUrl}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
   }
 
   async #attempt(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
@@ -191,8 +232,7 @@ export class HttpCore {
     const timeoutMs = call.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
-    // An empty path is the base URL itself (SEP-10's endpoint is a full URL).
-    const url = path === '' ? this.baseUrl : `${this.baseUrl}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
+    const url = this.#url(path);
     // fetch gets the signal and the body in its init: a signal given to ky costs an
     // AbortSignal.any per call, and a body only on ky's Request is piped through a stream copy.
     const init: RequestInit = { signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal, body };
@@ -227,6 +267,14 @@ export class HttpCore {
     if (network) return new ConnectionError(undefined, { cause: error instanceof NetworkError ? error.cause : error });
     return error;
   }
+}
+
+/** A call's final failure: the caller's own abort at debug, a 4xx at warn, anything else (5xx, network) at error. */
+function logFailure(log: Log, shown: string, error: unknown, attempt: number): void {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (error instanceof AbortError) log.debug(`aborted ${shown}`, { attempt });
+  else if (error instanceof ApiError && error.status < 500) log.warn(`failed ${shown}: ${message}`, { attempt, status: error.status, requestId: error.requestId });
+  else log.error(`failed ${shown}: ${message}`, { attempt, ...(error instanceof ApiError ? { status: error.status, requestId: error.requestId } : {}) });
 }
 
 const isRedirect = (response: Response) => response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
