@@ -62,8 +62,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   const data = async <T>(promise: Promise<{ data: T }>) => (await promise).data;
 
   const client: ControlClient = {
-    reset: async () => {
-      await call('POST', '/reset');
+    reset: async (options = {}) => {
+      await call('POST', '/reset', options);
     },
     clock: {
       now: async () => (await call('GET', '/clock')).now,

@@ -29,6 +29,22 @@ export function parseProvider(value: string): ProviderId | undefined {
 
 /** A prompt nobody answers times out after this long, seconds, unless its owner gives another time. */
 export const PROMPT_TIMEOUT_SECONDS = 120;
+/**
+ * Test phones, like the KYC `last_name` triggers: a prompt to TEST_PHONES.decline is declined
+ * by the customer after PROMPT_DECLINE_SECONDS (or auto-advance's time); one to
+ * TEST_PHONES.timeout is never answered and times out, auto-advance notwithstanding. Any
+ * format matches (`0240000001`, `+233240000001`): the last nine digits count.
+ */
+export const TEST_PHONES = { decline: '0240000001', timeout: '0240000002' } as const;
+export const PROMPT_DECLINE_SECONDS = 5;
+
+function phoneTrigger(phone: string): keyof typeof TEST_PHONES | undefined {
+  const national = phone.replace(/\D/g, '').slice(-9);
+  if (national === TEST_PHONES.decline.slice(-9)) return 'decline';
+  if (national === TEST_PHONES.timeout.slice(-9)) return 'timeout';
+  return undefined;
+}
+
 /** How long a payout takes when auto-advance does not set it, seconds. */
 export const DEFAULT_PAYOUT_SECONDS = 5;
 
@@ -91,12 +107,18 @@ export function startCollection(ctx: MockContext, input: Start, timeoutAt?: numb
   const record: CollectionRecord = pending(ctx, 'mmc', input, now);
   ctx.store.mobileMoney.collections.set(record.id, record);
   const auto = ctx.options.autoAdvance;
-  if (auto) ctx.clock.schedule(now + auto.mobileMoneySeconds * 1000, () => settleIfPending(ctx, record.id, 'approved'));
+  const trigger = phoneTrigger(input.phone);
+  if (trigger === 'decline') {
+    const seconds = auto ? auto.mobileMoneySeconds : PROMPT_DECLINE_SECONDS;
+    ctx.clock.schedule(now + seconds * 1000, () => settleIfPending(ctx, record.id, 'declined'));
+  } else if (auto && trigger !== 'timeout') {
+    ctx.clock.schedule(now + auto.mobileMoneySeconds * 1000, () => settleIfPending(ctx, record.id, 'approved'));
+  }
   ctx.clock.schedule(timeoutAt ?? now + PROMPT_TIMEOUT_SECONDS * 1000, () => settleIfPending(ctx, record.id, 'timed_out'));
   return record;
 }
 
-function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'timed_out') {
+function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'declined' | 'timed_out') {
   if (ctx.store.mobileMoney.collections.get(id)?.status === 'pending') return settleCollection(ctx, id, outcome);
 }
 

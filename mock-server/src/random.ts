@@ -11,10 +11,12 @@ export interface Random {
   digits(n: number): string;
   /** An integer in [0, max). */
   int(max: number): number;
+  /** Starts the stream over from `seed`, as a new generator with it would (`reset({ seed })`). */
+  reseed(seed: number): void;
 }
 
 export function createRandom(seed?: number): Random {
-  const next = seed === undefined ? undefined : sfc32(seed);
+  let next = seed === undefined ? undefined : sfc32(seed);
   const bytes = (n: number): Uint8Array => {
     const out = new Uint8Array(n);
     if (!next) return crypto.getRandomValues(out);
@@ -30,6 +32,9 @@ export function createRandom(seed?: number): Random {
     bytes,
     hex,
     int,
+    reseed(seed) {
+      next = sfc32(seed);
+    },
     uuid() {
       const b = bytes(16);
       b[6] = (b[6]! & 0x0f) | 0x40;

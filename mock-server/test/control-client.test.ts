@@ -3,7 +3,7 @@
  * against the standalone mock on 127.0.0.1 and in-process (msw/node intercepting fetch).
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { MockBackend } from '../src/backend.js';
+import { createMockBackend, type MockBackend } from '../src/backend.js';
 import { createControlClient, HttpError, type ControlClient } from '../src/client.js';
 import { HttpError as ServerHttpError } from '../src/http/errors.js';
 import { startMockServer } from '../src/server.js';
@@ -86,6 +86,55 @@ describe.each(MODES)('the control client, %s', (_mode, start) => {
     expect(env.backend.store.checkout.organizations.size).toBeGreaterThan(0);
     await control.reset();
     expect(env.backend.store.checkout.organizations.size).toBe(0);
+  });
+});
+
+describe.each(MODES)('reset({ seed }), %s', (_mode, start) => {
+  let env: MockEnv;
+  beforeAll(async () => {
+    env = await start({ seed: 1 });
+  });
+  afterAll(() => env.close());
+
+  /** The ids a short scenario makes: a merchant, its customer, a checkout organization and key. */
+  async function scenario(control: Pick<ControlClient, 'fixtures'>) {
+    const merchant = await control.fixtures.merchant();
+    const customer = await control.fixtures.customer(merchant);
+    const checkout = await control.fixtures.checkout();
+    return { merchant: merchant.id, email: merchant.email, customer: customer.id, organization: checkout.organization_id, key_id: checkout.key_id, secret: merchant.secret_key };
+  }
+
+  it('makes the same ids after it whatever ran before, in-process and over the client, as a new backend with that seed', async () => {
+    const client = createControlClient({ baseUrl: env.origin });
+    await scenario(client);
+    await client.reset({ seed: 42 });
+    const first = await scenario(client);
+    await scenario(client);
+    await scenario(client);
+    env.backend.control.reset({ seed: 42 });
+    const again = await scenario(env.backend.control);
+    const { secret, ...ids } = first;
+    expect({ ...again, secret: undefined }).toEqual({ ...ids, secret: undefined });
+    // Secrets never take the seed.
+    expect(again.secret).not.toBe(secret);
+
+    // A new backend's fixtures need no listener: they go to its own handlers.
+    const fresh = createMockBackend({ clock: 'manual', seed: 42 });
+    const { secret: _secret, ...freshIds } = await scenario(fresh.control);
+    fresh.clock.stop();
+    expect(freshIds).toEqual(ids);
+    await client.reset({ seed: 43 });
+    expect((await scenario(client)).merchant).not.toBe(first.merchant);
+  });
+
+  it('refuses a seed that is not a 32-bit unsigned integer and resets nothing', async () => {
+    const client = createControlClient({ baseUrl: env.origin });
+    await client.fixtures.checkout();
+    const organizations = env.backend.store.checkout.organizations.size;
+    await expect(client.reset({ seed: -1 })).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    await expect(client.reset({ seed: 1.5 })).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(() => env.backend.control.reset({ seed: 2 ** 32 })).toThrow(expect.objectContaining({ status: 400, code: 'VALIDATION_ERROR' }));
+    expect(env.backend.store.checkout.organizations.size).toBe(organizations);
   });
 });
 

@@ -3,10 +3,12 @@
  * each, in-process and through `@sikaramp/mock-server/client`, against the mock in-process and
  * standalone on 127.0.0.1. Every fixture is checked through the public API it is made for.
  */
+import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient } from '../src/client.js';
 import { createPayment } from './helpers/checkout.js';
 import { call, MODES, type MockEnv } from './helpers/env.js';
+import { signIn } from './helpers/interactive.js';
 import { expectError } from './helpers/merchant.js';
 import { newKey, orderBody } from './ramp-setup.js';
 
@@ -76,5 +78,52 @@ describe.each(MODES)('fixtures, mock %s', (_mode, start) => {
       expect(env.backend.store.customers.size).toBe(customers);
       await expect(fixtures().verifiedPhone({ secret_key: 'x' }, { phone: '12345' })).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     });
+  });
+});
+
+describe.each(MODES)('Mobile Money test phones, mock %s', (_mode, start) => {
+  let env: MockEnv;
+  beforeAll(async () => {
+    // Auto-advance approves every other prompt after 5 s: the test phones overrule it.
+    env = await start({ autoAdvance: { walletPays: false } });
+  });
+  afterAll(() => env.close());
+
+  async function promptFor(phone: string) {
+    const merchant = await env.backend.control.fixtures.merchant();
+    await env.backend.control.fixtures.verifiedPhone(merchant, { phone });
+    const headers = { authorization: `Bearer ${merchant.secret_key}`, 'x-idempotency-key': newKey() };
+    const created = await call(env, 'POST', '/api/v1/ramp/orders', { body: order(phone), headers });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: string = created.body.data.id;
+    const client = createControlClient({ baseUrl: env.origin });
+    return { id, prompt: async () => (await client.ramp.order(id)).rails.collections[0]?.status };
+  }
+
+  it('0240000001 declines the prompt, 0240000002 leaves it to time out, another number is approved', async () => {
+    const declined = await promptFor('0240000001');
+    const timesOut = await promptFor('0240000002');
+    const approved = await promptFor('0241234567');
+    await env.backend.control.clock.advance(2 + 5);
+    expect(await declined.prompt()).toBe('declined');
+    expect(await timesOut.prompt()).toBe('pending');
+    expect(await approved.prompt()).toBe('approved');
+    await env.backend.control.clock.advance(300 + 120);
+    expect(await timesOut.prompt()).toBe('timed_out');
+  });
+
+  it("declines an interactive deposit's prompt to +233240000001, the same number in international format", async () => {
+    const token = await signIn(env, Keypair.random());
+    const started = await call(env, 'POST', '/anchor/transactions/deposit/interactive', {
+      headers: { authorization: `Bearer ${token}` },
+      body: { asset_code: 'USDC', amount: '50' },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const client = createControlClient({ baseUrl: env.origin });
+    await client.anchor.completeInteractive(started.body.id, { provider: 'mtn', phone: '+233240000001', amount: 50 });
+    const { collection_id } = await client.anchor.transaction(started.body.id);
+    expect((await client.rails.prompts()).find((p) => p.id === collection_id)?.status).toBe('pending');
+    await client.clock.advance(5);
+    expect((await client.rails.prompts()).find((p) => p.id === collection_id)?.status).toBe('declined');
   });
 });

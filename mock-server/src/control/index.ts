@@ -4,7 +4,10 @@
  * Each domain contributes one piece: `{ api, handlers }`.
  */
 import { http, HttpResponse } from 'msw';
+import { z } from 'zod';
 import type { MockContext } from '../context.js';
+import { parse, readOptionalBody } from '../http/body.js';
+import { route } from '../http/respond.js';
 import { createStore } from '../store.js';
 import { clockControl } from './clock.js';
 import { merchantsControl } from './merchants.js';
@@ -15,6 +18,8 @@ import { anchorControl } from './anchor.js';
 import { rampControl } from './ramp.js';
 import { checkoutControl } from './checkout.js';
 import { fixturesControl, type Dispatch } from './fixtures.js';
+
+const ResetBody = z.object({ seed: z.int().nonnegative().max(0xffffffff).optional() });
 
 /** `dispatch` sends a request to the backend's own handlers: the fixtures make their records through them. */
 export function createControl(ctx: MockContext, dispatch: Dispatch) {
@@ -29,10 +34,16 @@ export function createControl(ctx: MockContext, dispatch: Dispatch) {
     checkout: checkoutControl(ctx),
     fixtures: fixturesControl(ctx, dispatch),
   };
-  /** Drops all state and every scheduled task; ids continue from the same random stream. */
-  const reset = () => {
+  /**
+   * Drops all state and every scheduled task. With `seed`, ids start over from it as in a new
+   * backend with that seed (secrets stay unseeded), so they do not depend on the tests before;
+   * without, they continue from the same stream.
+   */
+  const reset = (options: z.input<typeof ResetBody> = {}) => {
+    const { seed } = parse(ResetBody, options);
     ctx.clock.stop();
     ctx.store = createStore();
+    if (seed !== undefined) ctx.random.reseed(seed);
   };
   const api = {
     reset,
@@ -47,10 +58,13 @@ export function createControl(ctx: MockContext, dispatch: Dispatch) {
     fixtures: pieces.fixtures.api,
   };
   const handlers = [
-    http.post(`${ctx.urls.control}/reset`, () => {
-      reset();
-      return HttpResponse.json({ reset: true });
-    }),
+    http.post(
+      `${ctx.urls.control}/reset`,
+      route(ctx, 'envelope', async ({ request }) => {
+        reset(await readOptionalBody(request, ResetBody));
+        return HttpResponse.json({ reset: true });
+      }),
+    ),
     ...Object.values(pieces).flatMap((piece) => piece.handlers),
   ];
   return { api, handlers };
