@@ -25,6 +25,7 @@ export {
 } from './core/errors.js';
 export type { ClientOptions, RequestOptions, IdempotentRequestOptions } from './core/http.js';
 export type { Logger, LogLevel } from './core/log.js';
+export type { APIPromise, WithResponse } from './core/api-promise.js';
 export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';
 export { MemoryTokenStore, type TokenStore, type StoredToken } from './core/token-cache.js';
 export type { WaitOptions } from './core/poll.js';

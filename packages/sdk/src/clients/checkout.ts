@@ -1,3 +1,4 @@
+import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { assertServerSide } from '../core/credentials.js';
 import { ApiError, ConflictError, CredentialError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
@@ -44,9 +45,9 @@ function checkoutError(status: number, body: unknown, headers: Headers): ApiErro
  * ```
  */
 export class CheckoutClient {
-  readonly payments: Payments;
-  readonly transactions: CheckoutTransactions;
-  readonly webhooks: CheckoutWebhooks;
+  readonly payments: WithResponses<Payments>;
+  readonly transactions: WithResponses<CheckoutTransactions>;
+  readonly webhooks: WithResponses<CheckoutWebhooks>;
 
   constructor(options: CheckoutClientOptions) {
     const { apiKey, ...rest } = options;
@@ -65,8 +66,8 @@ export class CheckoutClient {
       idempotencyHeader: 'Idempotency-Key',
       errorFrom: checkoutError,
     });
-    this.payments = new Payments(core);
-    this.transactions = new CheckoutTransactions(core);
-    this.webhooks = new CheckoutWebhooks(core);
+    this.payments = withResponses(new Payments(core));
+    this.transactions = withResponses(new CheckoutTransactions(core));
+    this.webhooks = withResponses(new CheckoutWebhooks(core));
   }
 }

@@ -1,3 +1,4 @@
+import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
 import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
@@ -36,13 +37,13 @@ export interface MerchantClientOptions extends ClientOptions {
  * ```
  */
 export class MerchantClient {
-  readonly auth: Auth;
-  readonly apiKeys: ApiKeys;
-  readonly profile: Profile;
-  readonly kyb: Kyb;
-  readonly widgetConfig: WidgetConfigs;
-  readonly webhook: Webhook;
-  readonly orders: Orders;
+  readonly auth: WithResponses<Auth>;
+  readonly apiKeys: WithResponses<ApiKeys>;
+  readonly profile: WithResponses<Profile>;
+  readonly kyb: WithResponses<Kyb>;
+  readonly widgetConfig: WithResponses<WidgetConfigs>;
+  readonly webhook: WithResponses<Webhook>;
+  readonly orders: WithResponses<Orders>;
   readonly #tokens: TokenCache | undefined;
   readonly #accessToken: string | undefined;
 
@@ -57,7 +58,7 @@ export class MerchantClient {
         ...(email !== undefined ? { refresh: async (signal?: AbortSignal) => void (await this.#tokens!.renew(signal)) } : {}),
       },
     });
-    this.auth = new Auth(core);
+    this.auth = withResponses(new Auth(core));
     if (email !== undefined && password !== undefined) {
       this.#tokens = new TokenCache({
         store: tokenStore,
@@ -66,12 +67,12 @@ export class MerchantClient {
         now,
       });
     }
-    this.apiKeys = new ApiKeys(core);
-    this.profile = new Profile(core);
-    this.kyb = new Kyb(core);
-    this.widgetConfig = new WidgetConfigs(core);
-    this.webhook = new Webhook(core);
-    this.orders = new Orders(core);
+    this.apiKeys = withResponses(new ApiKeys(core));
+    this.profile = withResponses(new Profile(core));
+    this.kyb = withResponses(new Kyb(core));
+    this.widgetConfig = withResponses(new WidgetConfigs(core));
+    this.webhook = withResponses(new Webhook(core));
+    this.orders = withResponses(new Orders(core));
   }
 
   /** A valid access token: the cached one, or a fresh login when it is missing or expires within a minute. */

@@ -1,3 +1,4 @@
+import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { assertSecretKey, assertServerSide } from '../core/credentials.js';
 import { ApiError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
@@ -30,8 +31,8 @@ function rampError(status: number, body: unknown, headers: Headers): ApiError {
  * ```
  */
 export class RampClient {
-  readonly kyc: RampKyc;
-  readonly orders: RampOrders;
+  readonly kyc: WithResponses<RampKyc>;
+  readonly orders: WithResponses<RampOrders>;
 
   constructor(options: RampClientOptions) {
     const { secretKey, ...rest } = options;
@@ -43,7 +44,7 @@ export class RampClient {
       idempotencyHeader: 'X-Idempotency-Key',
       errorFrom: rampError,
     });
-    this.kyc = new RampKyc(core);
-    this.orders = new RampOrders(core);
+    this.kyc = withResponses(new RampKyc(core));
+    this.orders = withResponses(new RampOrders(core));
   }
 }

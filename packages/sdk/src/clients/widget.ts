@@ -1,3 +1,4 @@
+import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { assertSecretKey, assertServerSide } from '../core/credentials.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
 import { Config } from '../resources/widget/config.js';
@@ -27,22 +28,22 @@ export interface WidgetClientOptions extends ClientOptions {
  * ```
  */
 export class WidgetClient {
-  readonly config: Config;
-  readonly sessions: Sessions;
-  readonly customers: Customers;
-  readonly interactive: Interactive;
+  readonly config: WithResponses<Config>;
+  readonly sessions: WithResponses<Sessions>;
+  readonly customers: WithResponses<Customers>;
+  readonly interactive: WithResponses<Interactive>;
   /** Confirms an interactive order with the customer's session (`POST /api/v1/widget/orders`). */
-  readonly orders: WidgetOrders;
+  readonly orders: WithResponses<WidgetOrders>;
 
   constructor(options: WidgetClientOptions) {
     const { secretKey, publicKey, ...rest } = options;
     assertSecretKey(secretKey, 'secretKey');
     assertServerSide('The secret key');
     const core = new HttpCore({ ...rest, auth: { headers: () => ({ 'X-API-Key': secretKey }) } });
-    this.config = new Config(core);
-    this.sessions = new Sessions(core);
-    this.customers = new Customers(core);
-    this.interactive = new Interactive(core, publicKey);
-    this.orders = new WidgetOrders(core);
+    this.config = withResponses(new Config(core));
+    this.sessions = withResponses(new Sessions(core));
+    this.customers = withResponses(new Customers(core));
+    this.interactive = withResponses(new Interactive(core, publicKey));
+    this.orders = withResponses(new WidgetOrders(core));
   }
 }

@@ -6,6 +6,7 @@
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
 import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, requestIdOf, TimeoutError } from './errors.js';
+import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
@@ -103,6 +104,8 @@ export class HttpCore {
   readonly #fetch: typeof fetch;
   readonly #config: CoreConfig;
   readonly #log: Log | undefined;
+  /** Where the call now being started reports its answer (see {@link HttpCore.capture}). */
+  #sink: ResponseSink | undefined;
   /** Headers every request starts with: the SDK's name and version, unless defaultHeaders name it themselves. */
   readonly #baseHeaders: Record<string, string>;
 
@@ -147,8 +150,29 @@ export class HttpCore {
     return parseResponse(call.schema, value, body, response.headers);
   }
 
+  /**
+   * Runs a resource method so that its promise has `withResponse()`. The request the method
+   * starts synchronously (before its first await) reports its successful answer there.
+   */
+  capture<T>(run: () => T): T extends Promise<infer V> ? APIPromise<V> : T;
+  capture(run: () => unknown): unknown {
+    let answer: { response: Response; requestId: string | undefined } | undefined;
+    const outer = this.#sink;
+    this.#sink = (response, requestId) => {
+      answer = { response, requestId };
+    };
+    let result: unknown;
+    try {
+      result = run();
+    } finally {
+      this.#sink = outer;
+    }
+    return result instanceof Promise ? toAPIPromise(result, () => answer) : result;
+  }
+
   /** Sends a call with the retry policy and returns the raw answer; non-2xx becomes ApiError. */
   async send(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
+    const sink = this.#sink;
     const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const retryable = isSafeToRetry(method, call.idempotencyKey);
     let refreshed = false;
@@ -185,7 +209,10 @@ export class HttpCore {
         if (log) logFailure(log, shown!, error, attempt);
         throw error;
       }
-      if (response.ok) return received;
+      if (response.ok) {
+        sink?.(response, requestIdOf(body, response.headers));
+        return received;
+      }
       const auth = this.#config.auth;
       const expired = response.status === 401 || auth?.isExpired?.(response.status, body) === true;
       if (expired && !refreshed && call.auth !== false && auth?.refresh) {
