@@ -11,6 +11,8 @@ export interface WaitOptions<T> {
   signal?: AbortSignal;
   /** Longest time to wait, seconds; then WaitTimeoutError. */
   maxDuration?: number;
+  /** Wait between looks, seconds, whatever the status. Default: the helper's own (5 s; waitForOrder's per-status table). */
+  interval?: number;
   /** Called with the resource each time its status changes, the first one included. */
   onStatus?: (value: T) => void;
   /** Where the wait reads the time and how it waits. Default: real time; tests pass one driven by the mock's manual clock. */
@@ -30,7 +32,7 @@ const realClock: WaitClock = { now: () => Date.now(), sleep };
 /** Longest wait after repeated 429s, seconds. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
 
-export interface PollSpec<T> extends WaitOptions<T> {
+export interface PollSpec<T> extends Omit<WaitOptions<T>, 'interval'> {
   fetch(signal?: AbortSignal): Promise<T>;
   status(value: T): string;
   isFinal(status: string): boolean;

@@ -158,10 +158,7 @@ export interface AnchorTransactionOptions extends RequestOptions {
   merchant?: AnchorMerchantFields;
 }
 
-export interface WatchTransactionOptions extends WaitOptions<AnchorTransaction>, AnchorTransactionOptions {
-  /** Wait between looks, seconds. Default 5. */
-  interval?: number;
-}
+export interface WatchTransactionOptions extends WaitOptions<AnchorTransaction>, AnchorTransactionOptions {}
 
 /** Polling interval of watchTransaction, seconds. */
 const TRANSACTION_POLL_SECONDS = 5;

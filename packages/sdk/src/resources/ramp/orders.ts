@@ -253,12 +253,12 @@ export class RampOrders extends Resource {
    * ```
    */
   async waitForOrder(reference: string, options: WaitForOrderOptions = {}): Promise<RampOrderResult> {
-    const { maxDuration, onStatus, clock, ...request } = options;
+    const { interval, maxDuration, onStatus, clock, ...request } = options;
     const order = await poll({
       fetch: (signal) => this.get(reference, { ...request, signal }),
       status: (o) => o.status,
       isFinal: isFinalRampStatus,
-      interval: (status) => RAMP_POLL_INTERVALS[status] ?? DEFAULT_POLL_SECONDS,
+      interval: (status) => interval ?? RAMP_POLL_INTERVALS[status] ?? DEFAULT_POLL_SECONDS,
       defaultMaxDuration: ORDER_WAIT_SECONDS,
       maxDuration,
       onStatus,

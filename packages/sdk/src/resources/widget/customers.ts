@@ -55,10 +55,7 @@ export type Customer = z.infer<typeof CustomerSchema>;
 export const CustomerDeletedSchema = responseObject({ deleted: z.boolean() });
 export type CustomerDeleted = z.infer<typeof CustomerDeletedSchema>;
 
-export interface WaitForCustomerOptions extends WaitOptions<Customer>, RequestOptions {
-  /** Wait between looks, seconds. Default 5. */
-  interval?: number;
-}
+export interface WaitForCustomerOptions extends WaitOptions<Customer>, RequestOptions {}
 
 /** Polling interval of waitForCustomer, seconds. */
 const CUSTOMER_POLL_SECONDS = 5;
@@ -90,7 +87,7 @@ export class Customers extends Resource {
    * (check `status`: only ACCEPTED may transact). `onStatus` hears each change.
    */
   async waitForCustomer(id: string, options: WaitForCustomerOptions = {}): Promise<Customer> {
-    const { interval = CUSTOMER_POLL_SECONDS, maxDuration, onStatus, ...request } = options;
+    const { interval = CUSTOMER_POLL_SECONDS, maxDuration, onStatus, clock, ...request } = options;
     return poll({
       fetch: (signal) => this.get(id, { ...request, signal }),
       status: (customer) => customer.status,
@@ -99,6 +96,7 @@ export class Customers extends Resource {
       defaultMaxDuration: CUSTOMER_WAIT_SECONDS,
       maxDuration,
       onStatus,
+      clock,
       signal: request.signal,
     });
   }

@@ -1,0 +1,66 @@
+/**
+ * The three polling helpers (waitForOrder, waitForCustomer, watchTransaction) take the same
+ * options, `clock` and `interval` included: on the mock's manual clock a wait of minutes of
+ * clock time ends in milliseconds of real time.
+ */
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { WatchTransactionOptions } from '../src/anchor/index.js';
+import { WaitTimeoutError, type RequestOptions, type WaitOptions } from '../src/index.js';
+import type { AnchorTransaction } from '../src/resources/anchor/sep24.js';
+import type { RampOrder, WaitForOrderOptions } from '../src/resources/ramp/orders.js';
+import type { Customer, WaitForCustomerOptions } from '../src/resources/widget/customers.js';
+import { customerInput, newWidget } from './helpers/clients.js';
+import { startStandalone, type MockEnv } from './helpers/mock.js';
+import { manualWait, newRamp, onRamp, verifiedPhone } from './helpers/ramp.js';
+
+let env: MockEnv;
+beforeAll(async () => {
+  env = await startStandalone({ seed: 18 });
+});
+afterAll(() => env.close());
+
+describe('polling helpers', () => {
+  it('waitForCustomer waits on the given clock: PROCESSING to ACCEPTED after 60 s of clock time, in well under a second', async () => {
+    const { widget } = await newWidget(env);
+    const { id, status } = await widget.customers.create(customerInput('Processing'));
+    expect(status).toBe('PROCESSING');
+    const { clock, sleeps } = manualWait(env);
+    const seen: string[] = [];
+    const clockStart = env.backend.clock.now();
+    const realStart = performance.now();
+    const customer = await widget.customers.waitForCustomer(id, { clock, onStatus: (c) => seen.push(c.status) });
+    const realMs = performance.now() - realStart;
+    expect(customer).toMatchObject({ id, status: 'ACCEPTED' });
+    expect(seen).toEqual(['PROCESSING', 'ACCEPTED']);
+    expect(sleeps).toEqual(Array.from({ length: 12 }, () => 5_000));
+    expect(env.backend.clock.now() - clockStart).toBe(60_000);
+    expect(realMs).toBeLessThan(2_000);
+  });
+
+  it('waitForCustomer gives up on the clock too: maxDuration is clock time', async () => {
+    const { widget } = await newWidget(env);
+    const { id } = await widget.customers.create(customerInput('Processing'));
+    const { clock, sleeps } = manualWait(env);
+    const error = await widget.customers.waitForCustomer(id, { clock, interval: 20, maxDuration: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ lastStatus: 'PROCESSING' });
+    expect(sleeps).toEqual([20_000, 20_000, 10_000]);
+  });
+
+  it('waitForOrder takes interval as the other two do, in place of its per-status table', async () => {
+    const ramp = await newRamp(env);
+    const order = await ramp.client.orders.create(onRamp(await verifiedPhone(env, ramp)));
+    const { clock, sleeps } = manualWait(env);
+    await expect(ramp.client.orders.waitForOrder(order.reference, { clock, interval: 30, maxDuration: 60 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    expect(sleeps).toEqual([30_000, 30_000]);
+  });
+
+  it('the three option types are the same WaitOptions with the call options', () => {
+    expectTypeOf<WaitForCustomerOptions>().toExtend<WaitOptions<Customer> & RequestOptions>();
+    expectTypeOf<keyof WaitForCustomerOptions>().toEqualTypeOf<keyof (WaitOptions<Customer> & RequestOptions)>();
+    expectTypeOf<WaitForOrderOptions>().toExtend<WaitOptions<RampOrder> & RequestOptions>();
+    expectTypeOf<keyof WaitForOrderOptions>().toEqualTypeOf<keyof (WaitOptions<RampOrder> & RequestOptions)>();
+    expectTypeOf<WatchTransactionOptions>().toExtend<WaitOptions<AnchorTransaction> & RequestOptions>();
+    expectTypeOf<keyof WaitOptions<unknown>>().toEqualTypeOf<'signal' | 'maxDuration' | 'interval' | 'onStatus' | 'clock'>();
+  });
+});
