@@ -91,6 +91,8 @@ export interface Call<S extends z.ZodType> extends IdempotentRequestOptions {
   auth?: boolean;
   /** Told why an attempt is about to be repeated (a ConnectionError or an ApiError), so that a later answer can be read in that light. */
   onRetry?: (reason: unknown) => void;
+  /** Where a successful answer is reported for withResponse(), for a request sent after the method's first await (see {@link HttpCore.reporter}). */
+  report?: ResponseSink;
 }
 
 interface Received {
@@ -170,9 +172,14 @@ export class HttpCore {
     return result instanceof Promise ? toAPIPromise(result, () => answer) : result;
   }
 
+  /** The withResponse() sink of the method now starting: a method that repeats a request after an await passes it on as `report`. */
+  reporter(): ResponseSink | undefined {
+    return this.#sink;
+  }
+
   /** Sends a call with the retry policy and returns the raw answer; non-2xx becomes ApiError. */
   async send(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
-    const sink = this.#sink;
+    const sink = call.report ?? this.#sink;
     const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const retryable = isSafeToRetry(method, call.idempotencyKey);
     let refreshed = false;

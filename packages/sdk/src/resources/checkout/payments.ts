@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ApiError, ValidationError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
+import { retryDelayMs, sleep } from '../../core/retry.js';
 import { Resource, segment } from '../../core/resource.js';
 import { headerValue, openEnum, parseInput, parseResponse, pathSegment, responseObject, text } from '../../core/schema.js';
 
@@ -9,6 +10,9 @@ export const MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH = 128;
 
 /** Meta keys the service overwrites from the API key (002 section 2): refused, so that nothing is silently lost. */
 export const RESERVED_META_KEYS = ['organizationId', 'user_id', 'svc_origin', 'svc_environment'] as const;
+
+/** Repeats of a create answered 202 (the first request with the key still in flight), after the first try. */
+export const IN_PROGRESS_RETRIES = 2;
 
 /** Query parameters a checkout redirect may carry the session reference in, in the order they are read. */
 export const REDIRECT_REFERENCE_PARAMS = ['sessionRef', 'session_ref', 'session_id'] as const;
@@ -63,7 +67,8 @@ const InProgressBodySchema = responseObject({ message: z.string().optional() }).
 /**
  * What a create call came to. `created`: a new session (201). `replayed`: this key's earlier
  * answer (200, or 201 marked `Idempotent-Replayed`), the same payment. `in_progress` (202): the
- * first request with this key is still being handled: call create again with the same key later.
+ * first request with this key was still being handled after create asked 3 times (backing off
+ * 0.5 s, then 1 s, or as `Retry-After` says): call create again with the same key later.
  */
 export type PaymentCreateResult =
   | { outcome: 'created' | 'replayed'; status: number; idempotencyKey: string; data: PaymentCreated }
@@ -120,7 +125,14 @@ export class Payments extends Resource {
   async create(params: PaymentCreateParams, opts: IdempotentRequestOptions = {}): Promise<PaymentCreateResult> {
     const body = parseInput(PaymentCreateParamsSchema, params, 'payment');
     const idempotencyKey = opts.idempotencyKey === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, opts.idempotencyKey, 'idempotencyKey');
-    const { response, body: answer } = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey });
+    const report = this.core.reporter();
+    let received = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey, report });
+    // 202: the same key is in flight elsewhere (a retry of ours, another process). Its answer is coming: ask again with the same key.
+    for (let retry = 0; received.response.status === 202 && retry < IN_PROGRESS_RETRIES; retry++) {
+      await sleep(retryDelayMs(retry, received.response.headers), opts.signal);
+      received = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey, report });
+    }
+    const { response, body: answer } = received;
     if (response.status === 202) {
       const message = parseResponse(InProgressBodySchema, answer, answer, response.headers)?.message;
       return { outcome: 'in_progress', status: 202, idempotencyKey, message };
