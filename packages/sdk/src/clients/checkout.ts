@@ -53,7 +53,7 @@ export class CheckoutClient {
     const { apiKey, ...rest } = options;
     if (apiKey !== undefined) {
       if (typeof apiKey !== 'string' || apiKey.trim() === '') throw new CredentialError('apiKey must be a non-empty string when given');
-      assertServerSide('The checkout API key');
+      assertServerSide('The checkout API key', options.dangerouslyAllowBrowser);
     }
     const core = new HttpCore({
       ...rest,

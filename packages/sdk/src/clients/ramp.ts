@@ -37,7 +37,7 @@ export class RampClient {
   constructor(options: RampClientOptions) {
     const { secretKey, ...rest } = options;
     assertSecretKey(secretKey, 'secretKey');
-    assertServerSide('The secret key');
+    assertServerSide('The secret key', options.dangerouslyAllowBrowser);
     const core = new HttpCore({
       ...rest,
       auth: { headers: () => ({ authorization: `Bearer ${secretKey}` }) },

@@ -38,7 +38,7 @@ export class WidgetClient {
   constructor(options: WidgetClientOptions) {
     const { secretKey, publicKey, ...rest } = options;
     assertSecretKey(secretKey, 'secretKey');
-    assertServerSide('The secret key');
+    assertServerSide('The secret key', options.dangerouslyAllowBrowser);
     const core = new HttpCore({ ...rest, auth: { headers: () => ({ 'X-API-Key': secretKey }) } });
     this.config = withResponses(new Config(core));
     this.sessions = withResponses(new Sessions(core));

@@ -9,13 +9,16 @@ export function isBrowserLike(): boolean {
 
 /**
  * Refuses a secret credential in a browser-like environment, where anyone who opens the page
- * could read it. `what` names the credential, never its value.
+ * could read it, unless `dangerouslyAllowBrowser` (backend tests under jsdom or happy-dom,
+ * which define `window`). `what` names the credential, never its value.
  */
-export function assertServerSide(what: string): void {
+export function assertServerSide(what: string, dangerouslyAllowBrowser?: boolean): void {
+  if (dangerouslyAllowBrowser === true) return;
   if (isBrowserLike()) {
     throw new CredentialError(
       `${what} must stay on your server: it was given in a browser-like environment (window or document exists). ` +
-        'Use a public key with <ramp-widget> in the page, and call this client from your backend.',
+        'Use a public key with <ramp-widget> in the page, and call this client from your backend. ' +
+        'In backend tests under jsdom or happy-dom, pass dangerouslyAllowBrowser: true.',
     );
   }
 }

@@ -29,6 +29,11 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
+  /**
+   * Lets a client with a secret credential be created where `window` or `document` exists, which
+   * it otherwise refuses. Only for backend tests under jsdom or happy-dom: in a real page anyone can read the key.
+   */
+  dangerouslyAllowBrowser?: boolean;
   /** Receives the SDK's log lines, redacted. Default: `console` once a level is set. */
   logger?: Logger;
   /**
