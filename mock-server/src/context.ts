@@ -1,13 +1,11 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Clock } from './clock.js';
-import type { StellarPaymentRecord } from './ledger.js';
-import type { CollectionRecord, PayoutRecord } from './mobile-money.js';
 import type { ResolvedOptions, Urls } from './options.js';
 import { createRandom, type Random } from './random.js';
 import { createStore, type Store } from './store.js';
+import type { CollectionRecord, OwnerKind, PayoutRecord, StellarPaymentRecord } from './types.js';
 
-/** What can own a Mobile Money prompt, a payout or a Stellar payment. */
-export type OwnerKind = 'transaction' | 'ramp_order';
+export type { OwnerKind } from './types.js';
 
 /**
  * How the shared rails tell an owner what happened. Each surface registers its hooks when

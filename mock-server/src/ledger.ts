@@ -4,7 +4,10 @@
  * confirms on the clock after `chainSeconds`. Owners learn of both through `ctx.hooks`.
  */
 import { iso } from './clock.js';
-import type { MockContext, OwnerKind } from './context.js';
+import type { MockContext } from './context.js';
+import type { OwnerKind, StellarPaymentRecord } from './types.js';
+
+export type { StellarPaymentRecord } from './types.js';
 
 /** How long an outgoing payment takes to confirm when auto-advance does not set it, seconds. */
 export const DEFAULT_CHAIN_SECONDS = 5;
@@ -12,21 +15,6 @@ export const DEFAULT_CHAIN_SECONDS = 5;
 /** An amount in stroops, Stellar's smallest unit (10^-7): two amounts are equal on the ledger when these are. */
 export const toStroops = (amount: string | number) => Math.round(Number(amount) * 1e7);
 
-export interface StellarPaymentRecord {
-  /** Stellar transaction hash (64 hex). */
-  hash: string;
-  direction: 'inbound' | 'outbound';
-  from: string;
-  to: string;
-  /** USDC, as a decimal string with up to 7 places, as Stellar writes amounts. */
-  amount: string;
-  asset_code: string;
-  memo: string | null;
-  status: 'pending' | 'confirmed' | 'failed';
-  /** What the payment settled: the first owner whose hook claimed it. */
-  matched: { kind: OwnerKind; id: string } | null;
-  created_at: string;
-}
 
 /** A payment arriving from a customer's wallet. Hooks are asked in turn until one claims it. */
 export async function receivePayment(

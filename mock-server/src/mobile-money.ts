@@ -9,12 +9,14 @@
  * outcome through the hook they registered in `ctx.hooks`.
  */
 import { iso } from './clock.js';
-import type { MockContext, OwnerKind } from './context.js';
+import type { MockContext } from './context.js';
 import { HttpError, notFound } from './http/errors.js';
+import type { CollectionRecord, Owner, PayoutRecord, ProviderId, RailRecord } from './types.js';
+
+export type { CollectionRecord, Owner, PayoutRecord, ProviderId } from './types.js';
 
 /** The three supported providers (000 section 1): id -> display name. */
-export const PROVIDERS = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' } as const;
-export type ProviderId = keyof typeof PROVIDERS;
+export const PROVIDERS = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' } as const satisfies Record<ProviderId, string>;
 
 /** Accepts an id or a display name in any case ("MTN", "mtn", "Telecel Cash"). */
 export function parseProvider(value: string): ProviderId | undefined {
@@ -47,37 +49,6 @@ function phoneTrigger(phone: string): keyof typeof TEST_PHONES | undefined {
 
 /** How long a payout takes when auto-advance does not set it, seconds. */
 export const DEFAULT_PAYOUT_SECONDS = 5;
-
-export interface Owner {
-  kind: OwnerKind;
-  id: string;
-  /** Another name control calls may use for the owner, e.g. a ramp order's reference. */
-  reference?: string;
-}
-
-/** What a prompt and a payout share: who started it, whose phone, how much. */
-interface RailRecord {
-  id: string;
-  merchant_id: string;
-  owner: Owner;
-  provider: ProviderId;
-  phone: string;
-  /** GHS. */
-  amount: number;
-  /** The provider's reference for the payment. */
-  provider_ref: string;
-  created_at: string;
-  settled_at?: string;
-}
-
-export interface CollectionRecord extends RailRecord {
-  status: 'pending' | 'approved' | 'declined' | 'timed_out';
-}
-
-export interface PayoutRecord extends RailRecord {
-  status: 'pending' | 'succeeded' | 'failed';
-  failure_reason?: string;
-}
 
 /** What the owner gives to start a prompt or a payout. */
 type Start = Pick<RailRecord, 'merchant_id' | 'owner' | 'provider' | 'phone' | 'amount'>;

@@ -6,24 +6,15 @@
 import { iso } from './clock.js';
 import type { MockContext } from './context.js';
 import { HttpError } from './http/errors.js';
+import type { OtpRecord } from './types.js';
+
+export type { OtpRecord } from './types.js';
 
 /** How long a code works, seconds. */
 export const OTP_TTL_SECONDS = 10 * 60;
 /** Wrong tries a code allows before it stops working. */
 export const OTP_MAX_ATTEMPTS = 5;
 
-export interface OtpRecord {
-  id: string;
-  phone: string;
-  /** What the code proves, e.g. `ramp_kyc:<kyc_id>` or `interactive:<transaction id>`. */
-  purpose: string;
-  code: string;
-  /** ms since epoch. */
-  expires_at: number;
-  attempts: number;
-  used: boolean;
-  created_at: string;
-}
 
 /** Sends a new code for `purpose`; an earlier unused code for the same purpose stops working. */
 export function sendOtp(ctx: MockContext, phone: string, purpose: string): OtpRecord {

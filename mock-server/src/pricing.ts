@@ -6,34 +6,21 @@
  */
 import type { MockContext } from './context.js';
 import type { MerchantRecord } from './store.js';
+import type { Quote } from './types.js';
+
+export type { Quote } from './types.js';
 
 /** Spread around the mid rate, as a fraction: customers buy above it and sell below it. */
 export const SPREAD = 0.01;
 /** Stellar network fee charged per transaction, USDC. */
 export const NETWORK_FEE_USDC = 0.01;
 
-export interface Quote {
-  direction: 'buy' | 'sell';
-  /** GHS per USDC, spread included. */
-  rate: number;
-  /** GHS the customer pays (buy) or receives (sell). */
-  fiat_amount: number;
-  /** USDC the customer receives (buy) or sends (sell). */
-  crypto_amount: number;
-  fees: {
-    /** Platform fee, GHS. */
-    platform_fee: number;
-    /** Network fee, GHS. */
-    network_fee: number;
-    /** Sum of the fees, GHS. */
-    total: number;
-    /** fee_base_bps + fee_markup_bps. */
-    fee_bps: number;
-  };
-}
 
 /** What a quote needs of a merchant: its fee terms. */
 export type FeeTerms = Pick<MerchantRecord, 'fee_base_bps' | 'fee_markup_bps'>;
+
+/** Fees of a direct anchor client that is no merchant's (test network only): the starter tier's. */
+export const DIRECT_FEES: FeeTerms = { fee_base_bps: 100, fee_markup_bps: 0 };
 
 const cents = (n: number) => Math.round(n * 100) / 100;
 const floor2 = (n: number) => Math.floor(n * 100 + 1e-9) / 100;

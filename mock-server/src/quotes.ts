@@ -17,11 +17,22 @@ import { iso } from './clock.js';
 import type { MockContext } from './context.js';
 import { findKey } from './http/auth.js';
 import { badRequest, HttpError, notFound } from './http/errors.js';
-import { quoteBuy, quoteBuyForCrypto, quoteSell, quoteSellForFiat, type FeeTerms, type Quote } from './pricing.js';
+import { DIRECT_FEES, quoteBuy, quoteBuyForCrypto, quoteSell, quoteSellForFiat, type FeeTerms, type Quote } from './pricing.js';
 import type { MerchantRecord } from './store.js';
-import { DIRECT_FEES, usdcAsset, type TransactionKind, type TransactionRecord } from './transactions.js';
+import type { TransactionKind, TransactionRecord } from './state/anchor.js';
+import type { QuoteRecord } from './types.js';
+
+export type { QuoteRecord } from './types.js';
 import { checkLimits } from './volume.js';
 
+/** Circle's USDC issuer on each Stellar network. */
+export const USDC_ISSUER = {
+  testnet: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
+  public: 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN',
+} as const;
+
+/** SEP-38 asset identifier of USDC on the mock's network. */
+export const usdcAsset = (ctx: MockContext) => `stellar:USDC:${USDC_ISSUER[ctx.options.network]}`;
 /** SEP-38 identifier of the Ghana cedi. */
 export const GHS_ASSET = 'iso4217:GHS';
 /** The one way cedis move, in and out: SEP-38 `sell_delivery_methods` and `buy_delivery_methods`. */
@@ -31,21 +42,6 @@ export const COUNTRY_CODES = ['GH', 'GHA'];
 /** What a quote can be used for: this anchor offers SEP-24 only. */
 export const QUOTE_CONTEXT = 'sep24';
 
-/** A firm quote, as POST /quote made it. */
-export interface QuoteRecord {
-  id: string;
-  /** The SEP-10 token's `sub` that asked for it: the only client that reads or uses it. */
-  account: string;
-  /** The merchant whose fees price it; null for a direct client (starter fees). */
-  merchant_id: string | null;
-  /** `deposit`: GHS sold for USDC; `withdrawal`: USDC sold for GHS. */
-  kind: TransactionKind;
-  /** The price, as a transaction priced at this quote takes it. */
-  price: Quote;
-  /** ms since epoch, clock time. */
-  created_at: number;
-  expires_at: number;
-}
 
 /** What a price or a quote is asked for (SEP-38 `GET /price` and `POST /quote`), amounts already numbers. */
 export interface PriceRequest {

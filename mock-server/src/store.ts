@@ -8,9 +8,7 @@
 import { createAnchorState } from './state/anchor.js';
 import { createCheckoutState } from './state/checkout.js';
 import { createRampState } from './state/ramp.js';
-import type { StellarPaymentRecord } from './ledger.js';
-import type { CollectionRecord, PayoutRecord } from './mobile-money.js';
-import type { OtpRecord } from './otp.js';
+import type { CollectionRecord, OtpRecord, PayoutRecord, StellarPaymentRecord } from './types.js';
 
 export type MerchantStatus = 'pending' | 'active';
 export type KybStatus = 'not_submitted' | 'submitted' | 'approved' | 'rejected';

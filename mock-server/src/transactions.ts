@@ -29,14 +29,16 @@ import { canTransition, transition, type Machine } from './machines/machine.js';
 import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } from './machines/transaction.js';
 import { parseProvider, PROVIDERS, startCollection, startPayout, type CollectionRecord, type PayoutRecord } from './mobile-money.js';
 import { checkOtp, sendOtp } from './otp.js';
-import { quoteBuy, quoteSell, type FeeTerms, type Quote } from './pricing.js';
-import { priceAtQuote } from './quotes.js';
+import { DIRECT_FEES, quoteBuy, quoteSell, type FeeTerms, type Quote } from './pricing.js';
+import { priceAtQuote, usdcAsset } from './quotes.js';
 import type { TransactionKind, TransactionRecord, TransactionRefund } from './state/anchor.js';
 import type { CustomerRecord, MerchantRecord, OrderRecord } from './store.js';
 import { addVolume, checkLimits, MIN_CRYPTO_USDC, MIN_FIAT_GHS } from './volume.js';
 import { enqueueDelivery } from './webhooks/deliver.js';
 
 export type { TransactionKind, TransactionRecord, TransactionRefund } from './state/anchor.js';
+// Tests name the asset through this module.
+export { usdcAsset } from './quotes.js';
 
 /** An unfinished form expires after this long, seconds (design.md section 4). */
 export const INCOMPLETE_TTL_SECONDS = 30 * 60;
@@ -46,17 +48,6 @@ export const TRANSFER_WINDOW_SECONDS = 30 * 60;
 export const SUBMIT_DELAY_SECONDS = 2;
 /** How long the anchor takes to start the payout once the USDC arrived, seconds. */
 export const PAYOUT_START_DELAY_SECONDS = 2;
-/** Fees of a direct anchor client that is no merchant's (test network only): the starter tier's. */
-export const DIRECT_FEES: FeeTerms = { fee_base_bps: 100, fee_markup_bps: 0 };
-
-/** Circle's USDC issuer on each Stellar network. */
-export const USDC_ISSUER = {
-  testnet: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
-  public: 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN',
-} as const;
-
-/** SEP-38 asset identifier of USDC on the mock's network. */
-export const usdcAsset = (ctx: MockContext) => `stellar:USDC:${USDC_ISSUER[ctx.options.network]}`;
 const GHS_ASSET = 'iso4217:GHS';
 
 const PHONE = /^\+\d{7,15}$/;

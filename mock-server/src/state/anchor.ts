@@ -1,11 +1,8 @@
 /** State of the anchor surface; part of the one store (see ../store.ts). */
 import type { TransactionStatus } from '../machines/transaction.js';
-import type { ProviderId } from '../mobile-money.js';
-import type { Quote } from '../pricing.js';
-import type { QuoteRecord } from '../quotes.js';
+import type { ProviderId, Quote, QuoteRecord, TransactionKind } from '../types.js';
 
-/** SEP-24 `kind`: buying USDC is a `deposit`, selling it a `withdrawal`. */
-export type TransactionKind = 'deposit' | 'withdrawal';
+export type { TransactionKind } from '../types.js';
 
 /** USDC the anchor sent back to the wallet it came from (a withdrawal's SEP-24 `refunds`). */
 export interface TransactionRefund {

@@ -1,7 +1,6 @@
 /** State of the ramp order API (001); part of the one store (see ../store.ts). */
 import type { RampOrderStatus, RampType } from '../machines/ramp-order.js';
-import type { ProviderId } from '../mobile-money.js';
-import type { Quote } from '../pricing.js';
+import type { ProviderId, Quote } from '../types.js';
 
 /** A phone-number KYC: initiated with an OTP, verified with the code. */
 export interface RampKycRecord {

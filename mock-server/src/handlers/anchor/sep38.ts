@@ -27,8 +27,8 @@ import {
   QUOTE_CONTEXT,
   quoteView,
   unitPrice,
+  usdcAsset,
 } from '../../quotes.js';
-import { usdcAsset } from '../../transactions.js';
 import { readFields } from './fields.js';
 import { requireSep10 } from './sep10.js';
 

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../../context.js';
-import { anchorAccount, USDC_ISSUER } from '../../transactions.js';
+import { USDC_ISSUER } from '../../quotes.js';
+import { anchorAccount } from '../../transactions.js';
 import { networkPassphrase, webAuthEndpoint } from './sep10.js';
 
 /** The anchor's SEP-1 file, from the current URLs, keys and network. */
