@@ -15,15 +15,10 @@ import { readBody } from '../http/body.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { lastOtp } from '../otp.js';
-import {
-  checkCompletion,
-  completeInteractive,
-  findTransaction,
-  sendInteractiveOtp,
-  transactionView,
-  type CompleteInteractiveInput,
-  type TransactionRecord,
-} from '../transactions.js';
+import type { TransactionRecord } from '../state/anchor.js';
+import { checkCompletion, completeInteractive, sendInteractiveOtp, type CompleteInteractiveInput } from '../transactions/complete.js';
+import { findTransaction } from '../transactions/create.js';
+import { transactionView } from '../transactions/view.js';
 
 const CompleteBody = z.object({
   provider: z.string().min(1).max(40),

@@ -31,7 +31,7 @@ import { signJwt, verifyJwt } from '../../crypto.js';
 import { bearer } from '../../http/auth.js';
 import { badRequest, HttpError } from '../../http/errors.js';
 import { route } from '../../http/respond.js';
-import { isStellarAccount } from '../../transactions.js';
+import { isStellarAccount } from '../../transactions/accounts.js';
 import { readFields } from './fields.js';
 
 /** How long a challenge may be signed and sent back, seconds. */

@@ -23,7 +23,7 @@ import { parse } from '../../http/body.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/respond.js';
 import type { CustomerRecord } from '../../store.js';
-import { isStellarAccount } from '../../transactions.js';
+import { isStellarAccount } from '../../transactions/accounts.js';
 import { readFields, readMerchantFields, type MerchantAuth } from './fields.js';
 import { requireSep10, type Sep10Client } from './sep10.js';
 

@@ -21,14 +21,10 @@ import { parse } from '../../http/body.js';
 import { route } from '../../http/respond.js';
 import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
 import type { CustomerRecord } from '../../store.js';
-import {
-  createTransaction,
-  findTransaction,
-  isStellarAccount,
-  transactionView,
-  type TransactionKind,
-  type TransactionRecord,
-} from '../../transactions.js';
+import type { TransactionKind, TransactionRecord } from '../../state/anchor.js';
+import { isStellarAccount } from '../../transactions/accounts.js';
+import { createTransaction, findTransaction } from '../../transactions/create.js';
+import { transactionView } from '../../transactions/view.js';
 import { MIN_CRYPTO_USDC, MIN_FIAT_GHS } from '../../volume.js';
 import { MERCHANT_FIELDS, readFields, readMerchantFields } from './fields.js';
 import { requireSep10, type Sep10Client } from './sep10.js';

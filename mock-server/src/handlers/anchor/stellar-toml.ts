@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../../context.js';
 import { USDC_ISSUER } from '../../quotes.js';
-import { anchorAccount } from '../../transactions.js';
+import { anchorAccount } from '../../transactions/accounts.js';
 import { networkPassphrase, webAuthEndpoint } from './sep10.js';
 
 /** The anchor's SEP-1 file, from the current URLs, keys and network. */

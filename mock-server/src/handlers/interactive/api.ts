@@ -23,17 +23,10 @@ import { readBody } from '../../http/body.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import { TRANSACTION_MACHINES } from '../../machines/transaction.js';
-import {
-  completeInteractive,
-  findTransaction,
-  quoteForTransaction,
-  sendInteractiveOtp,
-  transactionView,
-  verifyInteractivePhone,
-  type TransactionQuote,
-  type TransactionRecord,
-  type TransactionView,
-} from '../../transactions.js';
+import type { TransactionRecord } from '../../state/anchor.js';
+import { completeInteractive, sendInteractiveOtp, verifyInteractivePhone } from '../../transactions/complete.js';
+import { findTransaction } from '../../transactions/create.js';
+import { quoteForTransaction, transactionView, type TransactionQuote, type TransactionView } from '../../transactions/view.js';
 
 /** How long the page token works, seconds of clock time: long enough to watch a slow sell settle. */
 export const PAGE_TOKEN_TTL_SECONDS = 24 * 60 * 60;

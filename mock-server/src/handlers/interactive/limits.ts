@@ -6,7 +6,8 @@
  * smallest amount that gives 1 USDC.
  */
 import type { MockContext } from '../../context.js';
-import { quoteForTransaction, type TransactionRecord } from '../../transactions.js';
+import type { TransactionRecord } from '../../state/anchor.js';
+import { quoteForTransaction } from '../../transactions/view.js';
 
 export interface AmountRange {
   /** Smallest amount allowed, in `currency`. */

@@ -6,7 +6,7 @@
  * shows, hides and fills what is already here.
  */
 import { PROVIDERS } from '../../mobile-money.js';
-import type { TransactionKind } from '../../transactions.js';
+import type { TransactionKind } from '../../state/anchor.js';
 import { format, STRINGS, type Lang, type Strings } from './strings.js';
 
 /** Everything the page shows and its script needs; also sent to the script as JSON. */

@@ -8,7 +8,8 @@ import { findKey, openSession, requireKey, requirePermission } from '../../http/
 import { badRequest, HttpError } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import type { MerchantRecord } from '../../store.js';
-import { isStellarAccount, type TransactionKind } from '../../transactions.js';
+import type { TransactionKind } from '../../state/anchor.js';
+import { isStellarAccount } from '../../transactions/accounts.js';
 import { buildChallenge, exchangeChallenge, networkPassphrase, readSep10Token } from '../anchor/sep10.js';
 import { startInteractive } from '../anchor/sep24.js';
 

@@ -6,7 +6,9 @@ import { readBody } from '../../http/body.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
-import { completeInteractive, findTransaction, transactionView } from '../../transactions.js';
+import { completeInteractive } from '../../transactions/complete.js';
+import { findTransaction } from '../../transactions/create.js';
+import { transactionView } from '../../transactions/view.js';
 import { orderView } from '../merchant/orders.js';
 
 /** Longest `X-Idempotency-Key` accepted, characters (as the ramp API). */
