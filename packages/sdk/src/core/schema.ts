@@ -77,3 +77,17 @@ export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or 
 export const MAX_FIAT_AMOUNT = Number.MAX_SAFE_INTEGER / 100;
 /** Largest amount of an asset on Stellar (int64 stroops of 10^-7), e.g. USDC. */
 export const MAX_STELLAR_AMOUNT = 922_337_203_685.477_580_7;
+
+/**
+ * A Stellar amount as the anchor takes it (SEP-24 and SEP-38): a decimal string with at most 7
+ * places; a number must also read as one once written out (no `1e-7`, no `0.30000000000000004`).
+ */
+export const stellarAmount = z
+  .union([z.number().positive(), z.string()])
+  .transform(String)
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount with at most 7 decimal places')
+      .refine((s) => Number(s) > 0 && Number(s) <= MAX_STELLAR_AMOUNT, `must be more than 0 and at most ${MAX_STELLAR_AMOUNT}`),
+  );

@@ -2,20 +2,10 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { poll, type WaitOptions } from '../../core/poll.js';
 import { Resource } from '../../core/resource.js';
-import { MAX_STELLAR_AMOUNT, openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
+import { openEnum, parseInput, pathSegment, responseObject, stellarAmount, text } from '../../core/schema.js';
 import { InteractiveTransactionSchema, type InteractiveTransaction } from '../widget/interactive.js';
 import { merchantFields, type AnchorMerchantFields } from './sep12.js';
 
-/** A decimal amount with at most 7 places; a number must also read as one once written out (no `1e-7`, no `0.30000000000000004`). */
-const amount = z
-  .union([z.number().positive(), z.string()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount with at most 7 decimal places')
-      .refine((s) => Number(s) > 0 && Number(s) <= MAX_STELLAR_AMOUNT, `must be more than 0 and at most ${MAX_STELLAR_AMOUNT}`),
-  );
 
 /** A SEP-24 interactive request with the five merchant fields (required on the main network). */
 export const AnchorInteractiveParamsSchema = z.strictObject({
@@ -24,7 +14,7 @@ export const AnchorInteractiveParamsSchema = z.strictObject({
   /** Stellar account receiving (deposit) or sending (withdraw) the USDC; defaults to the authenticated one. */
   account: z.string().regex(/^[GM][A-Z2-7]{55,68}$/, 'must be a Stellar account (G… or M…)').optional(),
   /** GHS for a deposit, USDC for a withdrawal. */
-  amount: amount.optional(),
+  amount: stellarAmount.optional(),
   merchant_id: text(100).optional(),
   /** From `widget.sessions.create()`. */
   session_id: text(100).optional(),

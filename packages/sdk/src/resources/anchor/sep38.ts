@@ -6,31 +6,21 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { MAX_STELLAR_AMOUNT, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
+import { parseInput, pathSegment, responseObject, stellarAmount, text } from '../../core/schema.js';
 
 /** A SEP-38 asset: `iso4217:<code>` or `stellar:<code>:<issuer>`, e.g. `iso4217:GHS`, `stellar:USDC:G…`. */
 const AssetSchema = z
   .string()
   .regex(/^(iso4217:[A-Z]{3}|stellar:[A-Za-z0-9]{1,12}:G[A-Z2-7]{55})$/, 'must be a SEP-38 asset such as iso4217:GHS or stellar:USDC:G…');
 
-/** A decimal amount, as SEP-38 sends amounts: a string (a number is written out), at most 7 places. */
-const AmountSchema = z
-  .union([z.number().positive(), z.string()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount with at most 7 decimal places')
-      .refine((s) => Number(s) > 0 && Number(s) <= MAX_STELLAR_AMOUNT, `must be more than 0 and at most ${MAX_STELLAR_AMOUNT}`),
-  );
 
 const priceFields = {
   sell_asset: AssetSchema,
   buy_asset: AssetSchema,
   /** What is sold; give this or `buy_amount`, not both. */
-  sell_amount: AmountSchema.optional(),
+  sell_amount: stellarAmount.optional(),
   /** What is bought; give this or `sell_amount`, not both. */
-  buy_amount: AmountSchema.optional(),
+  buy_amount: stellarAmount.optional(),
   /** A `name` of the sold asset's `sell_delivery_methods` in {@link AnchorQuotes.info}, e.g. `mobile_money`. */
   sell_delivery_method: text(40).optional(),
   /** A `name` of the bought asset's `buy_delivery_methods`. */
@@ -59,7 +49,7 @@ export type QuoteCreateParams = z.input<typeof QuoteCreateParamsSchema>;
 
 export const QuotePricesParamsSchema = z.strictObject({
   sell_asset: AssetSchema,
-  sell_amount: AmountSchema.optional(),
+  sell_amount: stellarAmount.optional(),
   sell_delivery_method: text(40).optional(),
   buy_delivery_method: text(40).optional(),
   country_code: text(6).optional(),
