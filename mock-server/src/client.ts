@@ -79,6 +79,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     },
     webhooks: {
       list: (filter = {}) => data(call('GET', `/webhooks${query({ merchant_id: filter.merchantId, event: filter.event })}`)),
+      get: (deliveryId) => call('GET', `/webhooks/${id(deliveryId)}`),
       // The listing settles every attempt under way before it answers.
       settle: async () => {
         await call('GET', '/webhooks');

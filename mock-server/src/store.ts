@@ -8,7 +8,7 @@
 import { createAnchorState } from './state/anchor.js';
 import { createCheckoutState } from './state/checkout.js';
 import { createRampState } from './state/ramp.js';
-import type { CollectionRecord, OtpRecord, PayoutRecord, StellarPaymentRecord } from './types.js';
+import type { CollectionRecord, DeliveryRecord, OtpRecord, PayoutRecord, StellarPaymentRecord } from './types.js';
 
 export type MerchantStatus = 'pending' | 'active';
 export type KybStatus = 'not_submitted' | 'submitted' | 'approved' | 'rejected';
@@ -128,35 +128,8 @@ export interface OrderRecord {
   seq: number;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'exhausted';
-
-export interface DeliveryAttempt {
-  /** ISO 8601 time the attempt was sent (clock time). */
-  at: string;
-  /** HTTP status the receiver answered, if it answered. */
-  status?: number;
-  /** Why the attempt failed without an answer (refused, timed out). */
-  error?: string;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  /** Which scheme signs it: order and ramp payment webhooks, or checkout webhooks. */
-  kind: 'order' | 'ramp_payment' | 'checkout';
-  event: string;
-  /** Stable across attempts and manual retries: the receiver's de-duplication key. */
-  event_id: string;
-  merchant_id: string;
-  /** Checkout only: the subscribed endpoint whose secret signs it. */
-  endpoint_id: string | null;
-  url: string;
-  body: string;
-  attempts: DeliveryAttempt[];
-  state: DeliveryState;
-  /** ISO 8601 time of the next scheduled attempt, while pending. */
-  next_attempt_at: string | null;
-  created_at: string;
-}
+// The webhook delivery records live beside the other shared record types.
+export type { DeliveryAttempt, DeliveryRecord, DeliveryState } from './types.js';
 
 export function createStore() {
   return {

@@ -107,3 +107,44 @@ export interface QuoteRecord {
   created_at: number;
   expires_at: number;
 }
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'exhausted';
+
+/** One POST of a webhook delivery, as sent and as answered (webhooks/deliver.ts). */
+export interface DeliveryAttempt {
+  /** ISO 8601 time the attempt was sent (clock time). */
+  at: string;
+  /** Sent on request (a redelivery or the checkout retry route), outside the schedule. */
+  manual: boolean;
+  /** The request as sent: its headers (signature and timestamp of this attempt) and raw body. */
+  request: { headers: Record<string, string>; body: string };
+  /** HTTP status the receiver answered, if it answered. */
+  status?: number;
+  /** The receiver's answer, if it answered: its headers and the start of its body. */
+  response?: { headers: Record<string, string>; body: string; truncated: boolean };
+  /** Why the attempt failed without an answer (refused, timed out, the handler threw). */
+  error?: string;
+  /** Wall-clock milliseconds from sending to the answer or the failure (a manual clock stands still meanwhile). */
+  duration_ms: number;
+  /** ISO 8601 clock time of the retry this attempt's failure scheduled; null when none follows. */
+  next_attempt_at: string | null;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  /** Which scheme signs it: order and ramp payment webhooks, or checkout webhooks. */
+  kind: 'order' | 'ramp_payment' | 'checkout';
+  event: string;
+  /** Stable across attempts and manual retries: the receiver's de-duplication key. */
+  event_id: string;
+  merchant_id: string;
+  /** Checkout only: the subscribed endpoint whose secret signs it. */
+  endpoint_id: string | null;
+  url: string;
+  body: string;
+  attempts: DeliveryAttempt[];
+  state: DeliveryState;
+  /** ISO 8601 time of the next scheduled attempt, while pending. */
+  next_attempt_at: string | null;
+  created_at: string;
+}

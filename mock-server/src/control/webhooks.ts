@@ -1,14 +1,27 @@
+/**
+ * Control of webhook deliveries, each with every attempt as sent and as answered:
+ *   GET /_mock/webhooks[?merchant_id=&event=]   every delivery, oldest first
+ *   GET /_mock/webhooks/{id}                    one delivery
+ * Both let the attempts under way settle before they answer.
+ */
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../context.js';
-import type { DeliveryRecord } from '../store.js';
+import { notFound } from '../http/errors.js';
+import { route } from '../http/respond.js';
+import type { DeliveryRecord } from '../types.js';
 
-/** `GET /_mock/webhooks[?merchant_id=&event=]`: every delivery with its attempts and state, oldest first. */
 export function webhooksControl(ctx: MockContext) {
   const api = {
     list(filter: { merchantId?: string; event?: string } = {}): DeliveryRecord[] {
       return [...ctx.store.deliveries.values()].filter(
         (d) => (!filter.merchantId || d.merchant_id === filter.merchantId) && (!filter.event || d.event === filter.event),
       );
+    },
+    /** One delivery by its `whd_` id; 404 NOT_FOUND for another. */
+    get(deliveryId: string): DeliveryRecord {
+      const delivery = ctx.store.deliveries.get(deliveryId);
+      if (!delivery) throw notFound('webhook delivery');
+      return delivery;
     },
     /** Resolves once every attempt under way has settled. */
     settle: () => ctx.clock.idle(),
@@ -21,6 +34,13 @@ export function webhooksControl(ctx: MockContext) {
         data: api.list({ merchantId: q.get('merchant_id') ?? undefined, event: q.get('event') ?? undefined }),
       });
     }),
+    http.get(
+      `${ctx.urls.control}/webhooks/:id`,
+      route(ctx, 'envelope', async ({ params }) => {
+        await api.settle();
+        return HttpResponse.json(api.get(String(params.id)));
+      }),
+    ),
   ];
   return { api, handlers };
 }

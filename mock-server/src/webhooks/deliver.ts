@@ -7,7 +7,7 @@
 import { bypass } from 'msw';
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
-import type { DeliveryRecord } from '../store.js';
+import type { DeliveryAttempt, DeliveryRecord } from '../types.js';
 import { signHeaders } from './sign.js';
 
 /** Delay before each attempt, seconds: attempt 1 at once, then after 10 s, 1 min, 1 h and 4 h. */
@@ -67,27 +67,28 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   // A reset dropped it, or a manual retry already finished it.
   if (!delivery || (!manual && delivery.state !== 'pending')) return;
   const sentAt = ctx.clock.now();
-  const headers = await signHeaders(ctx, delivery, Math.floor(sentAt / 1000));
-  const record: DeliveryRecord['attempts'][number] = { at: iso(sentAt) };
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'sikaramp-mock-webhooks',
+    ...(await signHeaders(ctx, delivery, Math.floor(sentAt / 1000))),
+  };
+  const record: DeliveryAttempt = {
+    at: iso(sentAt),
+    manual,
+    request: { headers, body: delivery.body },
+    duration_ms: 0,
+    next_attempt_at: null,
+  };
   delivery.attempts.push(record);
-  const signal = AbortSignal.timeout(delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS);
+  const started = performance.now();
   try {
-    // The signal goes to fetch itself too: the copy a Request makes of it can be garbage-collected, and the timeout with it.
-    const res = await fetch(
-      bypass(delivery.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'sikaramp-mock-webhooks', ...headers },
-        body: delivery.body,
-        signal,
-        redirect: 'manual',
-      }),
-      { signal },
-    );
+    const res = await exchange(delivery, headers, delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS);
     record.status = res.status;
-    await res.body?.cancel();
+    record.response = res.answer;
   } catch (error) {
     record.error = describe(error);
   }
+  record.duration_ms = Math.round(performance.now() - started);
   const delivered = record.status !== undefined && record.status >= 200 && record.status < 300;
   if (ctx.options.log) {
     console.log(`[sikaramp-mock] webhook ${delivery.event} -> ${delivery.url}: ${record.status ?? record.error}`);
@@ -106,7 +107,7 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   }
   // A manual retry of an order webhook leaves its automatic schedule as it was.
   if (manual) return;
-  const scheduled = delivery.attempts.length;
+  const scheduled = delivery.attempts.filter((a) => !a.manual).length;
   const delay = RETRY_SCHEDULE_SECONDS[scheduled];
   if (delay === undefined) {
     delivery.state = 'exhausted';
@@ -115,8 +116,55 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   }
   // From when this attempt was sent: a manual clock may have moved on while it was in flight.
   const at = sentAt + delay * 1000;
-  delivery.next_attempt_at = iso(at);
+  delivery.next_attempt_at = record.next_attempt_at = iso(at);
   ctx.clock.schedule(at, () => attempt(ctx, id));
+}
+
+/** Largest part of a receiver's answer kept on the attempt, bytes: enough for an error message, not a page. */
+export const RESPONSE_BODY_LIMIT = 4_096;
+
+/** POSTs one attempt and reads the answer, all of it within `timeoutMs`. */
+async function exchange(
+  delivery: DeliveryRecord,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; answer: NonNullable<DeliveryAttempt['response']> }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const init: RequestInit = { method: 'POST', headers, body: delivery.body, signal, redirect: 'manual' };
+  const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  const send = async () => {
+    // The signal goes to fetch itself too: the copy a Request makes of it can be garbage-collected, and the timeout with it.
+    const res = await fetch(bypass(delivery.url, init), { signal });
+    return { status: res.status, answer: { headers: Object.fromEntries(res.headers), ...(await readCapped(res)) } };
+  };
+  return Promise.race([send(), timedOut]);
+}
+
+/** The first RESPONSE_BODY_LIMIT bytes of the body as text; the rest is not read. */
+async function readCapped(res: Response): Promise<{ body: string; truncated: boolean }> {
+  if (!res.body) return { body: '', truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > RESPONSE_BODY_LIMIT) {
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+  }
+  const bytes = new Uint8Array(Math.min(size, RESPONSE_BODY_LIMIT));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, bytes.length - offset), offset);
+    offset += Math.min(chunk.byteLength, bytes.length - offset);
+  }
+  return { body: new TextDecoder().decode(bytes), truncated };
 }
 
 function describe(error: unknown): string {
