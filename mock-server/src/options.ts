@@ -59,7 +59,17 @@ export interface MockBackendOptions {
   clientIp?: string;
   /** Log each request and webhook delivery to the console. Default false. */
   log?: boolean;
+  /**
+   * Receives every webhook delivery in-process instead of over the network: a web-standard
+   * handler such as `createWebhookHandler()` of `@sikaramp/sdk/handlers`, so a test needs no
+   * HTTP listener. Called with the `Request` as it would be sent (the delivery's URL, headers,
+   * raw body); signing, time-outs and retries are as over the network. Default: POST to the URL.
+   */
+  webhookHandler?: WebhookHandler;
 }
+
+/** Where webhook deliveries go in-process (`MockBackendOptions.webhookHandler`). */
+export type WebhookHandler = (request: Request) => Response | Promise<Response>;
 
 export interface Urls {
   origin: string;
@@ -83,6 +93,7 @@ export interface ResolvedOptions {
   autoAdvance: { mobileMoneySeconds: number; chainSeconds: number; payoutSeconds: number; walletPays: boolean } | false;
   clientIp: string;
   log: boolean;
+  webhookHandler: WebhookHandler | undefined;
 }
 
 /**
@@ -138,5 +149,6 @@ export function resolveOptions(options: MockBackendOptions = {}): ResolvedOption
       : false,
     clientIp: options.clientIp ?? '127.0.0.1',
     log: options.log ?? false,
+    webhookHandler: options.webhookHandler,
   };
 }

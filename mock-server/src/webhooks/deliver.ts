@@ -2,11 +2,13 @@
  * Outbound webhooks: one delivery record per event and endpoint, attempted on the mock's
  * clock. Order and ramp payment webhooks follow 000 section 6 (attempts at 0 s, 10 s, 1 min,
  * 1 h, 4 h; exhausted after 5); checkout webhooks 002 section 6 (one attempt, 8 s timeout,
- * replayed only by an explicit retry, same event id). Every attempt is signed afresh.
+ * replayed only by an explicit retry, same event id). Every attempt is signed afresh. With the
+ * `webhookHandler` option an attempt is a call of that handler instead of a network request.
  */
 import { bypass } from 'msw';
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
+import type { WebhookHandler } from '../options.js';
 import type { DeliveryAttempt, DeliveryRecord } from '../types.js';
 import { signHeaders } from './sign.js';
 
@@ -82,7 +84,7 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   delivery.attempts.push(record);
   const started = performance.now();
   try {
-    const res = await exchange(delivery, headers, delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS);
+    const res = await exchange(ctx.options.webhookHandler, delivery, headers, delivery.kind === 'checkout' ? CHECKOUT_TIMEOUT_MS : ORDER_TIMEOUT_MS);
     record.status = res.status;
     record.response = res.answer;
   } catch (error) {
@@ -123,8 +125,12 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
 /** Largest part of a receiver's answer kept on the attempt, bytes: enough for an error message, not a page. */
 export const RESPONSE_BODY_LIMIT = 4_096;
 
-/** POSTs one attempt and reads the answer, all of it within `timeoutMs`. */
+/**
+ * POSTs one attempt, over the network or to the in-process `webhookHandler`, and reads the
+ * answer, all of it within `timeoutMs`.
+ */
 async function exchange(
+  handler: WebhookHandler | undefined,
   delivery: DeliveryRecord,
   headers: Record<string, string>,
   timeoutMs: number,
@@ -133,11 +139,25 @@ async function exchange(
   const init: RequestInit = { method: 'POST', headers, body: delivery.body, signal, redirect: 'manual' };
   const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
   const send = async () => {
-    // The signal goes to fetch itself too: the copy a Request makes of it can be garbage-collected, and the timeout with it.
-    const res = await fetch(bypass(delivery.url, init), { signal });
+    const res = handler
+      ? await callHandler(handler, new Request(delivery.url, init))
+      : // The signal goes to fetch itself too: the copy a Request makes of it can be garbage-collected, and the timeout with it.
+        await fetch(bypass(delivery.url, init), { signal });
     return { status: res.status, answer: { headers: Object.fromEntries(res.headers), ...(await readCapped(res)) } };
   };
   return Promise.race([send(), timedOut]);
+}
+
+/** The handler's answer; what it throws is the attempt's failure, named as the handler's. */
+async function callHandler(handler: WebhookHandler, request: Request): Promise<Response> {
+  let res: unknown;
+  try {
+    res = await handler(request);
+  } catch (error) {
+    throw new Error(`webhookHandler threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!(res instanceof Response)) throw new Error('webhookHandler did not return a Response');
+  return res;
 }
 
 /** The first RESPONSE_BODY_LIMIT bytes of the body as text; the rest is not read. */
