@@ -1,10 +1,11 @@
 /**
  * The merchant backend as an Express 5 app. Order matters: the webhook routes come first,
- * with their raw-body parser, before anything that parses JSON (see routes/webhooks.ts), and
+ * before anything that parses a body (they need the raw bytes; see routes/webhooks.ts), and
  * before the check that every other change comes from this shop's own pages (same-origin.ts).
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { ApiError, ValidationError, type WaitClock } from '@sikaramp/sdk';
+import { MemoryTransactionOwners } from '@sikaramp/sdk/handlers';
 import type { Config } from './config.ts';
 import type { ShopDb } from './db.ts';
 import type { Feed } from './feed.ts';
@@ -31,15 +32,15 @@ export interface AppDeps {
 
 export function createApp({ config, db, feed, widgetFiles, waitClock }: AppDeps): Express {
   const app = express();
-  // Interactive transactions this backend started, i.e. this shop's customer's.
-  const transactions = new Set<string>();
+  // Interactive transactions this backend started, and for which customer.
+  const owners = new MemoryTransactionOwners();
 
   app.use(webhookRoutes({ config, db, feed }));
   app.use(sameOrigin(config));
-  app.use(widgetRoutes({ config, transactions, clock: waitClock }));
+  app.use(widgetRoutes({ config, owners, clock: waitClock }));
   app.use(checkoutRoutes({ config, db }));
   app.use(rampOrderRoutes({ config, feed, clock: waitClock }));
-  if (config.mockUrl) app.use(testModeRoutes({ config, transactions }));
+  if (config.mockUrl) app.use(testModeRoutes({ config, owners }));
 
   app.get('/', (_req, res) => void res.type('html').send(shopPage(config)));
   app.get('/api/events', feed.stream);

@@ -2,14 +2,14 @@
  * The shop's own records in SQLite (`node:sqlite`, built into Node): orders, what was shipped,
  * and every webhook event already handled. Fulfilment claims the event id and ships in ONE
  * transaction, so a redelivered event, two deliveries at once, or a restart between them can
- * never ship twice. Events that are only logged go through the SDK's de-duplicator, whose
- * keys live in a table of the same file (`SqliteDedupeStore`), so a restart forgets none.
+ * never ship twice. The webhook handlers keep the keys of the events they handled in a table
+ * of the same file (`SqliteDedupeStore`), so a restart forgets none.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { createDeduplicator, type Deduplicator } from '@sikaramp/sdk/webhooks';
+import type { DedupeStore } from '@sikaramp/sdk/webhooks';
 import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';
 
 export interface Order {
@@ -54,11 +54,11 @@ export interface ShopDb {
    */
   fulfil(eventId: string, token: string, check: (order: Order) => string | undefined): FulfilResult;
   /**
-   * Runs a webhook's handler once per event (`once(event, handler)`), across restarts: the SDK's
-   * de-duplicator on this file. For events that are only logged; fulfilment claims its event in
-   * the shipment's own transaction (`fulfil`).
+   * Where the webhook handlers keep the events they handled, across restarts: the SDK's
+   * SqliteDedupeStore on this file. Fulfilment also claims its event in the shipment's own
+   * transaction (`fulfil`).
    */
-  webhooks: Deduplicator;
+  webhookStore: DedupeStore;
   /** Shipments of an order: one per fulfilment; more than one would be a double delivery. */
   shipments(orderId: number): number;
   close(): void;
@@ -139,7 +139,7 @@ export function openShopDb(path: string, now: () => Date = () => new Date()): Sh
         throw error;
       }
     },
-    webhooks: createDeduplicator({ store: new SqliteDedupeStore(db, { now: () => now().getTime() }) }),
+    webhookStore: new SqliteDedupeStore(db, { now: () => now().getTime() }),
     shipments: (orderId) => (countShipments.get(orderId) as { n: number }).n,
     close: () => db.close(),
   };

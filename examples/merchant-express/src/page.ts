@@ -5,29 +5,28 @@
 import type { Config } from './config.ts';
 import { PRODUCT } from './routes/checkout.ts';
 import { testPhone } from './routes/test-mode.ts';
-import { escapeHtml, layout } from './html.ts';
+import { html, layout } from './html.ts';
 
 export function shopPage(config: Config): string {
   const testMode = config.mockUrl !== undefined;
-  const attr = (value: string) => `"${escapeHtml(value)}"`;
   // Popup mode keeps this page usable while the customer is in the flow: its statuses stay
   // in view, and a sell's "send the USDC" step can be played from here in test mode. The popup
   // posts each status; once the customer closes it early, the widget polls status-url instead.
   const widget = (flow: 'buy' | 'sell') =>
-    `<ramp-widget data-api-key=${attr(config.publicKey)} flow="${flow}" mode="popup" session-url="/api/ramp/session"
-      status-url="/api/ramp/status" api-base=${attr(config.baseUrl)}${flow === 'buy' ? ` destination=${attr(config.customer.wallet)}` : ''}></ramp-widget>`;
+    html`<ramp-widget data-api-key="${config.publicKey}" flow="${flow}" mode="popup" session-url="/api/ramp/session"
+      status-url="/api/ramp/status" api-base="${config.baseUrl}"${flow === 'buy' ? html` destination="${config.customer.wallet}"` : ''}></ramp-widget>`;
   const price = `${PRODUCT.currency} ${(PRODUCT.amount / 100).toFixed(2)}`;
   const phone = testPhone(config);
 
   return layout(
     'Sikaramp demo',
-    `<header>
+    html`<header>
   <h1>Kofi Shop</h1>
   <p class="muted">An example merchant on Sikaramp: the widget, signed webhooks, checkout and the ramp order API.</p>
   ${
     testMode
-      ? `<p class="banner">Test mode: the bundled mock server plays Sikaramp, Mobile Money and Stellar; no real money moves.
-  For the Mobile Money number use the test phone <strong class="mono">${escapeHtml(phone)}</strong>;
+      ? html`<p class="banner">Test mode: the bundled mock server plays Sikaramp, Mobile Money and Stellar; no real money moves.
+  For the Mobile Money number use the test phone <strong class="mono">${phone}</strong>;
   the code it receives shows here: <strong id="otp" class="mono">none yet</strong>. Prompts approve themselves after a few seconds.</p>`
       : ''
   }
@@ -37,7 +36,7 @@ export function shopPage(config: Config): string {
 <div class="grid">
   <section id="buy" aria-labelledby="buy-title">
     <h2 id="buy-title">Buy USDC</h2>
-    <p class="muted">Pay cedis with Mobile Money; the USDC goes to the wallet <span class="mono">${escapeHtml(config.customer.wallet.slice(0, 8))}…</span></p>
+    <p class="muted">Pay cedis with Mobile Money; the USDC goes to the wallet <span class="mono">${config.customer.wallet.slice(0, 8)}…</span></p>
     ${widget('buy')}
     <ol id="buy-statuses" aria-live="polite"></ol>
   </section>
@@ -47,7 +46,7 @@ export function shopPage(config: Config): string {
     ${widget('sell')}
     <div id="sell-deposit" class="deposit" hidden>
       Send exactly <strong id="sell-amount"></strong> USDC to <code id="sell-address"></code> with the memo <code id="sell-memo"></code>.
-      ${testMode ? `<p><button id="sell-pay" type="button">Simulate the USDC payment</button> <span id="sell-paid" class="muted"></span></p>` : ''}
+      ${testMode ? html`<p><button id="sell-pay" type="button">Simulate the USDC payment</button> <span id="sell-paid" class="muted"></span></p>` : ''}
     </div>
     <ol id="sell-statuses" aria-live="polite"></ol>
   </section>
@@ -56,7 +55,7 @@ export function shopPage(config: Config): string {
 <div class="grid">
   <section id="checkout" aria-labelledby="checkout-title">
     <h2 id="checkout-title">Checkout</h2>
-    <p>${escapeHtml(PRODUCT.description)}: ${price}</p>
+    <p>${PRODUCT.description}: ${price}</p>
     <form method="post" action="/checkout"><button>Pay ${price}</button></form>
     <p class="muted">Hosted checkout page, then back here: this backend verifies the payment, and ships on the signed webhook only.</p>
   </section>

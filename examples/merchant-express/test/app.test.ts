@@ -60,12 +60,18 @@ describe('the page and the widget endpoint', () => {
     expect(withdrawal).toMatchObject({ kind: 'withdrawal', status: 'incomplete' });
   });
 
-  it('answers 400 with the SDK’s message for bad input', async () => {
+  it('answers 400 with the handler’s message for bad input, and starts nothing', async () => {
+    const before = (await world.control('GET', '/transactions')).data.length;
     const res = await json(await post('/api/ramp/session', { flow: 'buy', amount: -5, destination: world.config.customer.wallet }));
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/amount/);
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', message: expect.stringMatching(/amount/) } } });
     const nowhere = await json(await post('/api/ramp/session', { flow: 'buy', amount: 100 }));
-    expect(nowhere).toEqual({ status: 400, body: { error: 'destination: the Stellar address that receives the USDC is required' } });
+    expect(nowhere).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: 'destination: the Stellar address that receives the USDC is required' } },
+    });
+    const broken = await json(await world.shopFetch('/api/ramp/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"flow":' }));
+    expect(broken).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
+    expect((await world.control('GET', '/transactions')).data).toHaveLength(before);
   });
 });
 
@@ -117,10 +123,10 @@ describe('the widget’s status endpoint', () => {
     expect(await status(body.id)).toMatchObject({ status: 200, body: { transaction: { id: body.id, status: 'pending_user_transfer_start' } } });
   });
 
-  it('answers 404 for a transaction this backend did not start, and for no id', async () => {
+  it('answers 404 for a transaction this backend did not start, and 400 for no id', async () => {
     const elsewhere = 'b3f1c7d2-0000-4000-8000-000000000000';
-    expect(await status(elsewhere)).toEqual({ status: 404, body: { error: 'no such transaction started here' } });
-    expect(await json(await own.shopFetch('/api/ramp/status'))).toEqual({ status: 404, body: { error: 'no such transaction started here' } });
+    expect(await status(elsewhere)).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'No such transaction.' } } });
+    expect(await json(await own.shopFetch('/api/ramp/status'))).toEqual({ status: 400, body: { error: { code: 'invalid_request', message: 'id must be a transaction id.' } } });
   });
 });
 
@@ -145,22 +151,25 @@ describe('order webhooks: the raw body', () => {
     const refused = await json(
       await world.shopFetch('/webhooks/sikaramp', { method: 'POST', headers: signed(orderEvent('ord_reserialised')), body: reserialised }),
     );
-    expect(refused).toEqual({ status: 400, body: { error: 'no_matching_signature' } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_webhook', reason: 'no_matching_signature' } } });
+    // The page's feed shows the refusal.
+    expect(world.lines).toContainEqual(expect.stringMatching(/^webhook ✗ refused \(no_matching_signature\): /));
   });
 
   it('refuses a forged or stale webhook with 400 and records nothing, so the genuine one still counts', async () => {
     const raw = orderEvent('ord_forged');
     const forged = await json(await world.shopFetch('/webhooks/sikaramp', { method: 'POST', headers: signed(raw, 'not the secret'), body: raw }));
-    expect(forged).toEqual({ status: 400, body: { error: 'no_matching_signature' } });
+    expect(forged).toMatchObject({ status: 400, body: { error: { reason: 'no_matching_signature' } } });
     const stale = await json(
       await world.shopFetch('/webhooks/sikaramp', { method: 'POST', headers: signed(raw, undefined, Math.floor(Date.now() / 1000) - 3600), body: raw }),
     );
-    expect(stale).toEqual({ status: 400, body: { error: 'timestamp_too_old' } });
+    expect(stale).toMatchObject({ status: 400, body: { error: { reason: 'timestamp_too_old' } } });
     const genuine = await json(await world.shopFetch('/webhooks/sikaramp', { method: 'POST', headers: signed(raw), body: raw }));
     expect(genuine).toEqual({ status: 200, body: { received: true } });
     const again = await json(await world.shopFetch('/webhooks/sikaramp', { method: 'POST', headers: signed(raw), body: raw }));
     expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
     expect(world.lines.filter((l) => l.includes('(ord_forged)'))).toHaveLength(1);
+    expect(world.lines.at(-1)).toBe('webhook ✓ order.completed again (already handled, ignored)');
   });
 });
 

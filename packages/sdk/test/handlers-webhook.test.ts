@@ -125,6 +125,28 @@ describe('createWebhookHandler', () => {
     expect(seen).toEqual([payload]);
   });
 
+  it('tells onRefused of each refusal and onDuplicate of each redelivery; a failing onRefused changes no answer', async () => {
+    const calls: string[] = [];
+    const reported: unknown[] = [];
+    const handle = createWebhookHandler({
+      secret: SECRET,
+      store: new MemoryDedupeStore(),
+      onEvent: (e) => void calls.push(`event ${e.event}`),
+      onDuplicate: (e) => void calls.push(`duplicate ${e.event}`),
+      onRefused: (error) => {
+        calls.push(`refused ${error.reason}`);
+        throw new Error('log sink down');
+      },
+      onError: (e) => reported.push(e),
+    });
+    const payload = orderEvent('order.expired');
+    expect((await handle(orderDelivery(payload, 'whsec_forged'))).status).toBe(400);
+    expect((await handle(orderDelivery(payload))).status).toBe(200);
+    expect(await read(await handle(orderDelivery(payload)))).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(calls).toEqual(['refused no_matching_signature', 'event order.expired', 'duplicate order.expired']);
+    expect(reported).toEqual([new Error('log sink down')]);
+  });
+
   it('accepts the old secret during a rotation with `secrets`', async () => {
     const handle = createWebhookHandler({ secrets: ['whsec_new', SECRET], store: new MemoryDedupeStore(), onEvent: () => {} });
     expect((await handle(orderDelivery(orderEvent(), SECRET))).status).toBe(200);

@@ -8,7 +8,7 @@ import express, { Router } from 'express';
 import { CheckoutClient } from '@sikaramp/sdk';
 import type { Config } from '../config.ts';
 import type { Order, ShopDb } from '../db.ts';
-import { escapeHtml, layout } from '../html.ts';
+import { html, layout, type SafeHtml } from '../html.ts';
 
 /** What the demo sells: a T-shirt, GHS 25.00 (in pesewas). */
 export const PRODUCT = { description: 'Kofi Shop T-shirt', amount: 2500, currency: 'GHS' } as const;
@@ -32,7 +32,7 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
       { idempotencyKey: `order-${order.token}` },
     );
     if (created.outcome === 'in_progress') {
-      return void res.status(202).send(layout('Checkout', '<p>Your payment is being prepared. <a href="">Try again</a> in a moment.</p>'));
+      return void res.status(202).send(layout('Checkout', html`<p>Your payment is being prepared. <a href="">Try again</a> in a moment.</p>`));
     }
     db.attachCheckout(order.id, created.data);
     res.redirect(303, created.data.checkout_url);
@@ -40,11 +40,11 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
 
   router.get('/checkout/return', async (req, res) => {
     const order = db.getOrder(String(req.query.order));
-    if (!order) return void res.status(404).send(layout('Checkout', '<p>No such order.</p>'));
+    if (!order) return void res.status(404).send(layout('Checkout', html`<p>No such order.</p>`));
     const sessionRef = checkout.payments.fromRedirect(req.originalUrl);
     // Only this order's own session counts, whatever the URL says.
     if (sessionRef !== order.session_id && sessionRef !== order.reference) {
-      return void res.status(400).send(layout('Checkout', '<p>This payment is not for this order.</p>'));
+      return void res.status(400).send(layout('Checkout', html`<p>This payment is not for this order.</p>`));
     }
     const result = await checkout.payments.verify(sessionRef);
     res.send(layout(`Order ${order.id}`, returnPage(order, result)));
@@ -62,24 +62,26 @@ export function checkoutRoutes({ config, db }: { config: Config; db: ShopDb }): 
 
 type Verification = Awaited<ReturnType<CheckoutClient['payments']['verify']>>;
 
-function returnPage(order: Order, result: Verification): string {
+function returnPage(order: Order, result: Verification): SafeHtml {
   const total = `${(order.amount / 100).toFixed(2)} ${order.currency}`;
   const paid = result.outcome === 'paid' && result.session.final_amount === order.amount && result.session.currency === order.currency;
   const verdict = paid
-    ? `<p id="verdict" class="ok">Paid: ${escapeHtml(total)}, confirmed by Sikaramp.</p>`
+    ? html`<p id="verdict" class="ok">Paid: ${total}, confirmed by Sikaramp.</p>`
     : result.outcome === 'unknown'
-      ? `<p id="verdict">We could not confirm your payment yet (${escapeHtml(result.reason)}). Nothing was charged twice; refresh in a moment.</p>`
-      : `<p id="verdict" class="bad">Not paid (${escapeHtml(result.status ?? 'unknown')}). <a href="/">Back to the shop</a></p>`;
+      ? html`<p id="verdict">We could not confirm your payment yet (${result.reason}). Nothing was charged twice; refresh in a moment.</p>`
+      : html`<p id="verdict" class="bad">Not paid (${result.status ?? 'unknown'}). <a href="/">Back to the shop</a></p>`;
   // The verdict above comes from the server's lookup; shipping waits for the signed webhook.
-  return `<h1>Order ${order.id}: ${escapeHtml(order.description)}</h1>
+  // The script reads the order from data attributes: no value is written into its code.
+  return html`<h1>Order ${order.id}: ${order.description}</h1>
 ${verdict}
-<p>Fulfilment: <strong id="fulfilment">${order.status === 'paid' ? 'shipped' : 'waiting for the signed webhook…'}</strong></p>
+<p>Fulfilment: <strong id="fulfilment" data-token="${order.token}" data-paid="${paid}">${order.status === 'paid' ? 'shipped' : 'waiting for the signed webhook…'}</strong></p>
 <p><a href="/">Back to the shop</a></p>
 <script type="module">
-  for (let i = 0; i < 60 && ${paid}; i++) {
-    const order = await (await fetch('/api/orders/${order.token}')).json();
+  const el = document.getElementById('fulfilment');
+  for (let i = 0; i < 60 && el.dataset.paid === 'true'; i++) {
+    const order = await (await fetch('/api/orders/' + encodeURIComponent(el.dataset.token))).json();
     if (order.status === 'paid') {
-      document.getElementById('fulfilment').textContent = 'shipped (from the signed webhook, ' + order.shipments + ' shipment)';
+      el.textContent = 'shipped (from the signed webhook, ' + order.shipments + ' shipment)';
       break;
     }
     await new Promise((r) => setTimeout(r, 500));

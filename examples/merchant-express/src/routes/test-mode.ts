@@ -4,12 +4,13 @@
  * only when the config names a mock server, and the page never talks to the control API itself.
  */
 import { Router } from 'express';
+import type { TransactionOwners } from '@sikaramp/sdk/handlers';
 import type { Config } from '../config.ts';
 
 /** The test phone in the international format the interactive page takes. */
 export const testPhone = (config: Config) => `+233${config.customer.phone.slice(1)}`;
 
-export function testModeRoutes({ config, transactions }: { config: Config; transactions: Set<string> }): Router {
+export function testModeRoutes({ config, owners }: { config: Config; owners: TransactionOwners }): Router {
   const router = Router();
   const mock = config.mockUrl!;
   const control = async (method: string, path: string, body?: unknown) => {
@@ -32,7 +33,7 @@ export function testModeRoutes({ config, transactions }: { config: Config; trans
   /** The customer's wallet pays a sell: exactly the amount, to the anchor's address, with the memo. */
   router.post('/api/test/sell/:id/pay', async (req, res) => {
     const id = req.params.id;
-    if (!transactions.has(id)) return void res.status(404).json({ error: 'no such sell started here' });
+    if ((await owners.get(id)) !== config.customer.id) return void res.status(404).json({ error: 'no such sell started here' });
     const { transaction } = await control('GET', `/transactions/${encodeURIComponent(id)}`);
     if (transaction.kind !== 'withdrawal' || transaction.status !== 'pending_user_transfer_start') {
       return void res.status(409).json({ error: `the sell is ${transaction.status}, not waiting for USDC` });

@@ -5,12 +5,12 @@
  *
  * | answer | when |
  * |---|---|
- * | 200 `{ received: true }` | `onEvent` succeeded, or the event was already handled (`duplicate: true`) |
- * | 400 | the signature, timestamp, headers or body do not verify (`onEvent` does not run) |
+ * | 200 `{ received: true }` | `onEvent` succeeded, or the event was already handled (`duplicate: true`, after `onDuplicate`) |
+ * | 400 | the signature, timestamp, headers or body do not verify (`onEvent` does not run; `onRefused` does) |
  * | 405 | not a POST |
  * | 409 | the same event is being handled right now; the retry comes later |
  * | 413 | a body over `maxBodyBytes` |
- * | 500 | `onEvent` or the store failed; the key is released, so the retry runs `onEvent` again |
+ * | 500 | `onEvent`, `onDuplicate` or the store failed; after `onEvent`, the key is released, so the retry runs it again |
  */
 import {
   createDeduplicator,
@@ -46,6 +46,8 @@ interface WebhookHandlerCommon {
   maxBodyBytes?: number;
   /** Called with each error answered 5xx. Default `console.error`. */
   onError?: ErrorReporter;
+  /** Called with each delivery refused 400 (forged, stale, or a body that is not the one signed), e.g. to log it. */
+  onRefused?: (error: WebhookVerificationError, request: Request) => unknown;
 }
 
 /** Order and ramp payment webhooks: both arrive at your webhook URL, signed the same way; tell them apart by `event`. */
@@ -54,12 +56,16 @@ export interface MerchantWebhookHandlerOptions extends WebhookHandlerCommon {
   /** Accept only this signed content (see `verifyWebhook`). Default: either. */
   scheme?: WebhookSignatureScheme;
   onEvent: (event: WebhookEvent, request: Request) => unknown;
+  /** Called, instead of `onEvent`, with a verified event that was already handled (answered 200 `duplicate: true`). */
+  onDuplicate?: (event: WebhookEvent, request: Request) => unknown;
 }
 
 /** Checkout webhooks (`X-Svc-Signature`), de-duplicated by event id. */
 export interface CheckoutWebhookHandlerOptions extends WebhookHandlerCommon {
   kind: 'checkout';
   onEvent: (event: CheckoutWebhookEvent, request: Request) => unknown;
+  /** Called, instead of `onEvent`, with a verified event that was already handled (answered 200 `duplicate: true`). */
+  onDuplicate?: (event: CheckoutWebhookEvent, request: Request) => unknown;
 }
 
 export type WebhookHandlerOptions = MerchantWebhookHandlerOptions | CheckoutWebhookHandlerOptions;
@@ -87,7 +93,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
       event = options.kind === 'checkout' ? await verifyCheckoutWebhook(input) : await verifyWebhook({ ...input, scheme: options.scheme });
     } catch (cause) {
       // The verifier's messages name the failed check, never a secret.
-      if (cause instanceof WebhookVerificationError) return json(400, { error: { code: 'invalid_webhook', reason: cause.reason, message: cause.message } });
+      if (cause instanceof WebhookVerificationError) {
+        // A failing hook is reported; the refusal stands.
+        await Promise.resolve()
+          .then(() => options.onRefused?.(cause, request))
+          .catch((hookError: unknown) => onError(hookError, request));
+        return json(400, { error: { code: 'invalid_webhook', reason: cause.reason, message: cause.message } });
+      }
       onError(cause, request);
       return internal();
     }
@@ -95,6 +107,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
       const outcome = await dedupe.once(event, () => (options.onEvent as (e: typeof event, r: Request) => unknown)(event, request));
       if (!outcome.duplicate) return json(200, { received: true });
       if (outcome.pending) return error(409, 'in_flight', 'This event is being handled; deliver it again later.');
+      await (options.onDuplicate as ((e: typeof event, r: Request) => unknown) | undefined)?.(event, request);
       return json(200, { received: true, duplicate: true });
     } catch (cause) {
       onError(cause, request);
