@@ -80,6 +80,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     webhooks: {
       list: (filter = {}) => data(call('GET', `/webhooks${query({ merchant_id: filter.merchantId, event: filter.event })}`)),
       get: (deliveryId) => call('GET', `/webhooks/${id(deliveryId)}`),
+      fire: (input) => data(call('POST', '/webhooks/fire', input)),
+      redeliver: (deliveryId) => call('POST', `/webhooks/${id(deliveryId)}/redeliver`),
       // The listing settles every attempt under way before it answers.
       settle: async () => {
         await call('GET', '/webhooks');
@@ -88,6 +90,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     rails: {
       approvePrompt: (promptId) => call('POST', `/mobile-money/${id(promptId)}/approve`),
       declinePrompt: (promptId) => call('POST', `/mobile-money/${id(promptId)}/decline`),
+      timeOutPrompt: (promptId) => call('POST', `/mobile-money/${id(promptId)}/timeout`),
       prompts: (status) => data(call('GET', `/mobile-money${query({ status })}`)),
       failPayout: (payoutId, reason) => call('POST', `/payouts/${id(payoutId)}/fail`, { reason }),
       sendStellarPayment: (input) => call('POST', '/stellar/payments', input),
@@ -122,6 +125,9 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       customer: ({ secret_key }, params = {}) => call('POST', '/fixtures/customer', { ...params, secret_key }),
       verifiedPhone: ({ secret_key }, params = {}) => call('POST', '/fixtures/verified-phone', { ...params, secret_key }),
       checkout: (params = {}) => call('POST', '/fixtures/checkout', params),
+    },
+    dashboard: {
+      snapshot: () => call('GET', '/snapshot'),
     },
   };
   return client;

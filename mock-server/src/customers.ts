@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { isoNano } from './clock.js';
 import type { MockContext } from './context.js';
+import { setStatus } from './history.js';
 import { HttpError, notFound } from './http/errors.js';
 import type { CustomerRecord, CustomerStatus } from './store.js';
 
@@ -127,14 +128,14 @@ export function upsertCustomer(
 export function updateCustomer(ctx: MockContext, customer: CustomerRecord, input: Partial<CustomerInput>): CustomerRecord {
   customer.fields = { ...customer.fields, ...defined(input) };
   customer.updated_at = isoNano(ctx.clock.now());
-  if (customer.status === 'NEEDS_INFO') customer.status = reviewStatus(customer.fields);
+  if (customer.status === 'NEEDS_INFO') setStatus(customer, reviewStatus(customer.fields), 'fields_added', ctx.clock.now());
   return customer;
 }
 
 function scheduleReview(ctx: MockContext, id: string) {
   ctx.clock.schedule(ctx.clock.now() + PROCESSING_SECONDS * 1000, () => {
     const c = ctx.store.customers.get(id);
-    if (c?.status === 'PROCESSING') setCustomerStatus(ctx, c, 'ACCEPTED');
+    if (c?.status === 'PROCESSING') setCustomerStatus(ctx, c, 'ACCEPTED', 'review_done');
   });
 }
 
@@ -182,8 +183,8 @@ export function deleteCustomer(ctx: MockContext, customer: CustomerRecord): void
 }
 
 /** Sets the review outcome directly (control calls, and the end of PROCESSING). */
-export function setCustomerStatus(ctx: MockContext, customer: CustomerRecord, status: CustomerStatus) {
-  customer.status = status;
+export function setCustomerStatus(ctx: MockContext, customer: CustomerRecord, status: CustomerStatus, event = 'control') {
+  setStatus(customer, status, event, ctx.clock.now());
   customer.updated_at = isoNano(ctx.clock.now());
 }
 

@@ -8,6 +8,7 @@ import type { MockContext } from './context.js';
 import { hashPassword } from './crypto.js';
 import { hashKey, KEY_PREFIX } from './http/auth.js';
 import { kyb } from './machines/kyb.js';
+import { noteChange, setStatus } from './history.js';
 import { transition } from './machines/machine.js';
 import type { ApiKeyRecord, MerchantRecord } from './store.js';
 
@@ -120,6 +121,7 @@ export type KybSubmission = NonNullable<MerchantRecord['kyb']['submission']>;
 export function submitKyb(ctx: MockContext, merchant: MerchantRecord, submission: KybSubmission) {
   const status = transition(kyb, merchant.kyb.status, 'submit');
   const now = isoNano(ctx.clock.now());
+  noteChange(merchant, { field: 'kyb', from: merchant.kyb.status, to: status, event: 'submit', at: ctx.clock.now() });
   merchant.kyb = { status, submitted_at: now, submission };
   merchant.updated_at = now;
 }
@@ -128,10 +130,11 @@ export function submitKyb(ctx: MockContext, merchant: MerchantRecord, submission
 export function reviewKyb(ctx: MockContext, merchant: MerchantRecord, approved: boolean, reason?: string) {
   const status = transition(kyb, merchant.kyb.status, approved ? 'approve' : 'reject');
   const now = isoNano(ctx.clock.now());
+  noteChange(merchant, { field: 'kyb', from: merchant.kyb.status, to: status, event: approved ? 'approve' : 'reject', at: ctx.clock.now() });
   merchant.kyb = { ...merchant.kyb, status, reviewed_at: now };
   if (approved) delete merchant.kyb.rejection_reason;
   else merchant.kyb.rejection_reason = reason ?? 'documents could not be verified';
-  if (approved) merchant.status = 'active';
+  if (approved) setStatus(merchant, 'active', 'kyb_approved', ctx.clock.now());
   merchant.updated_at = now;
 }
 

@@ -18,21 +18,24 @@ import { anchorControl } from './anchor.js';
 import { rampControl } from './ramp.js';
 import { checkoutControl } from './checkout.js';
 import { fixturesControl, type Dispatch } from './fixtures.js';
+import { dashboardControl } from './dashboard.js';
 
 const ResetBody = z.object({ seed: z.int().nonnegative().max(0xffffffff).optional() });
 
 /** `dispatch` sends a request to the backend's own handlers: the fixtures make their records through them. */
 export function createControl(ctx: MockContext, dispatch: Dispatch) {
+  const webhooks = webhooksControl(ctx);
   const pieces = {
     clock: clockControl(ctx),
     merchants: merchantsControl(ctx),
     customers: customersControl(ctx),
-    webhooks: webhooksControl(ctx),
+    webhooks,
     rails: railsControl(ctx),
     anchor: anchorControl(ctx),
     ramp: rampControl(ctx),
     checkout: checkoutControl(ctx),
     fixtures: fixturesControl(ctx, dispatch),
+    dashboard: dashboardControl(ctx, webhooks.api),
   };
   /**
    * Drops all state and every scheduled task. With `seed`, ids start over from it as in a new
@@ -56,6 +59,7 @@ export function createControl(ctx: MockContext, dispatch: Dispatch) {
     ramp: pieces.ramp.api,
     checkout: pieces.checkout.api,
     fixtures: pieces.fixtures.api,
+    dashboard: pieces.dashboard.api,
   };
   const handlers = [
     http.post(

@@ -2,7 +2,7 @@
  * Control of the simulated world shared by every surface: Mobile Money prompts and payouts,
  * the Stellar ledger, and the one-time passwords sent to phones.
  *   POST /_mock/mobile-money/{id}/approve | /decline   id: prompt id, or its transaction/order id (a ramp
- *                                                      order still quote_locked gets its prompt first)
+ *        | /timeout (the customer lets it time out)    order still quote_locked gets its prompt first)
  *   GET  /_mock/mobile-money                           prompts, newest first (?status=pending)
  *   POST /_mock/payouts/{id}/fail {reason?}            fails the pending payout attempt
  *   POST /_mock/stellar/payments {from,to,amount,asset_code,memo}
@@ -29,13 +29,15 @@ const PaymentBody = z.object({
 
 export function railsControl(ctx: MockContext) {
   // A ramp order still `quote_locked` gets its prompt now, so that a test may answer it right after creating the order.
-  const answerPrompt = (id: string, outcome: 'approved' | 'declined') => {
+  const answerPrompt = (id: string, outcome: 'approved' | 'declined' | 'timed_out') => {
     sendPromptNow(ctx, id);
     return settleCollection(ctx, id, outcome);
   };
   const api = {
     approvePrompt: (id: string) => answerPrompt(id, 'approved'),
     declinePrompt: (id: string) => answerPrompt(id, 'declined'),
+    /** The customer lets the prompt time out now, without waiting out its timeout on the clock. */
+    timeOutPrompt: (id: string) => answerPrompt(id, 'timed_out'),
     prompts: (status?: string) =>
       [...ctx.store.mobileMoney.collections.values()].filter((c) => !status || c.status === status).reverse(),
     failPayout: (id: string, reason?: string) => failPayout(ctx, id, reason),
@@ -52,6 +54,7 @@ export function railsControl(ctx: MockContext) {
   const handlers = [
     http.post(`${base}/mobile-money/:id/approve`, route(ctx, 'envelope', async ({ params }) => HttpResponse.json(await api.approvePrompt(String(params.id))))),
     http.post(`${base}/mobile-money/:id/decline`, route(ctx, 'envelope', async ({ params }) => HttpResponse.json(await api.declinePrompt(String(params.id))))),
+    http.post(`${base}/mobile-money/:id/timeout`, route(ctx, 'envelope', async ({ params }) => HttpResponse.json(await api.timeOutPrompt(String(params.id))))),
     http.get(`${base}/mobile-money`, ({ request }) =>
       HttpResponse.json({ data: api.prompts(new URL(request.url).searchParams.get('status') ?? undefined) }),
     ),

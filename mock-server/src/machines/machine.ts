@@ -1,3 +1,4 @@
+import { noteChange } from '../history.js';
 import { HttpError } from '../http/errors.js';
 
 /**
@@ -18,4 +19,15 @@ export function transition<S extends string, E extends string>(machine: Machine<
     throw new HttpError(409, 'INVALID_STATE', `cannot ${event.replace(/_/g, ' ')} when status is ${from}`);
   }
   return next;
+}
+
+/**
+ * Moves `record` by `event` through the table and notes the change, at clock time `at` (ms),
+ * in its history (../history.ts); an event that keeps the status (a retry) is noted too.
+ */
+export function moveRecord<S extends string, E extends string>(machine: Machine<S, E>, record: { status: S }, event: NoInfer<E>, at: number): S {
+  const from = record.status;
+  record.status = transition(machine, from, event);
+  noteChange(record, { from, to: record.status, event, at });
+  return record.status;
 }

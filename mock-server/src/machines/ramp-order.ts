@@ -1,4 +1,4 @@
-import { canTransition, transition, type Machine } from './machine.js';
+import { canTransition, moveRecord, transition, type Machine } from './machine.js';
 
 /** Every status of a ramp order (001 section 3). */
 export type RampOrderStatus =
@@ -77,6 +77,11 @@ const machineOf = (type: RampType) => RAMP_ORDER_MACHINES[type] as unknown as An
 /** The status `event` leads to for an order of `type`; 409 INVALID_STATE when the table has no row. */
 export function nextRampStatus(type: RampType, from: RampOrderStatus, event: RampOrderEvent): RampOrderStatus {
   return transition(machineOf(type), from, event);
+}
+
+/** Moves `order` by `event` through its type's table, noting the change in its history at `at` (ms). */
+export function moveRampOrder(order: { type: RampType; status: RampOrderStatus }, event: RampOrderEvent, at: number): RampOrderStatus {
+  return moveRecord(machineOf(order.type), order, event, at);
 }
 
 /** Whether the table of `type` has a row for `event` in `from`. */

@@ -1,6 +1,7 @@
 /** The customer finishing the form: the phone checked by OTP, then the completion that fixes the price. */
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
+import { setStatus } from '../history.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { parseProvider, PROVIDERS } from '../mobile-money.js';
 import { checkOtp, sendOtp } from '../otp.js';
@@ -105,7 +106,7 @@ export async function completeInteractive(
   }
 
   const now = ctx.clock.now();
-  tx.status = status;
+  setStatus(tx, status, 'complete_form', now); // the table allowed it in checkCompletion
   tx.updated_at = now;
   tx.quote = quote;
   tx.provider = provider;

@@ -5,7 +5,7 @@
  */
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
-import { canTransition, transition, type Machine } from '../machines/machine.js';
+import { canTransition, moveRecord, transition, type Machine } from '../machines/machine.js';
 import { TRANSACTION_MACHINES, type TransactionEvent, type TransactionStatus } from '../machines/transaction.js';
 import type { TransactionRecord } from '../state/anchor.js';
 import type { OrderRecord } from '../store.js';
@@ -24,7 +24,7 @@ export const can = (tx: TransactionRecord, event: TransactionEvent) => canTransi
 
 /** Applies `event` through the table (refused when it has no row) and mirrors it on the order. */
 export function move(ctx: MockContext, tx: TransactionRecord, event: TransactionEvent) {
-  tx.status = next(tx, event);
+  moveRecord(machineOf(tx), tx, event, ctx.clock.now());
   tx.updated_at = ctx.clock.now();
   const order = tx.order_id ? ctx.store.orders.get(tx.order_id) : undefined;
   if (order) order.status = orderStatus(tx.status);

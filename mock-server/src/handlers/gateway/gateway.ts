@@ -8,6 +8,7 @@ import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { checkoutSession, EVENT_FOR_STATUS, isPaid, type CheckoutSessionStatus } from '../../machines/checkout-session.js';
 import { transition } from '../../machines/machine.js';
+import { setStatus } from '../../history.js';
 import { HttpError } from '../../http/errors.js';
 import { paymentReference } from '../../references.js';
 import type { GatewaySession } from '../../state/checkout.js';
@@ -122,7 +123,7 @@ export function settleSession(
 ): GatewaySession {
   const next = transition(checkoutSession, session.status, EVENT_FOR_STATUS[status]);
   if (ctx.clock.now() >= session.expires_at) throw new HttpError(409, 'INVALID_STATE', 'checkout session has expired');
-  session.status = next;
+  setStatus(session, next, EVENT_FOR_STATUS[status], ctx.clock.now());
   session.final_amount = isPaid(next) ? (finalAmount ?? session.amount) : 0;
   session.updated_at = iso(ctx.clock.now());
   return session;

@@ -2,6 +2,7 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
+import { setStatus } from '../../history.js';
 import { readBody } from '../../http/body.js';
 import { notFound } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
@@ -89,7 +90,7 @@ export function kycHandlers(ctx: MockContext, base: string) {
         const kyc = ctx.store.ramp.kyc.get(input.kyc_id);
         if (!kyc || kyc.merchant_id !== merchant.id) throw notFound('KYC record');
         checkOtp(ctx, otpPurpose(kyc.id), input.otp_code);
-        kyc.status = 'verified';
+        setStatus(kyc, 'verified', 'otp_verified', ctx.clock.now());
         kyc.verified_at = iso(ctx.clock.now());
         return ok(ctx, kycView(kyc));
       }),

@@ -18,7 +18,7 @@ import { HttpError } from '../../http/errors.js';
 import { sendPayment, toStroops, type StellarPaymentRecord } from '../../ledger.js';
 import {
   canMoveRampOrder,
-  nextRampStatus,
+  moveRampOrder,
   TERMINAL_RAMP_STATUSES,
   type RampOrderEvent,
   type RampOrderStatus,
@@ -44,7 +44,7 @@ export const HANDOFF_SECONDS = 2;
 const owner = (order: RampOrderRecord) => ({ kind: 'ramp_order' as const, id: order.id, reference: order.reference });
 
 function move(ctx: MockContext, order: RampOrderRecord, event: RampOrderEvent): void {
-  order.status = nextRampStatus(order.type, order.status, event);
+  moveRampOrder(order, event, ctx.clock.now());
   order.updated_at = iso(ctx.clock.now());
 }
 
