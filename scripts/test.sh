@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh
 bash scripts/chromium.sh
+bash scripts/redis.sh
 pnpm build
 # vitest strips types without checking them: tsc checks sources, tests and examples.
 pnpm --silent typecheck
