@@ -84,6 +84,23 @@ export type RampErrorCode =
   /** Freighter is not installed, or the customer refused access. */
   | 'wallet_unavailable';
 
+/** What `open()` resolves with: the transaction in its final `completed` state (`ramp-complete`'s `detail`). */
+export interface RampResult {
+  transaction: RampTransaction;
+}
+
+/**
+ * What `open()` rejects with: an `Error` named `RampError` whose `code` is the one `ramp-error`
+ * carries, or `closed` when the iframe or popup was closed before the transaction ended (no
+ * `ramp-error` then: the transaction goes on, and its events still come).
+ */
+export interface RampError extends Error {
+  name: 'RampError';
+  code: RampErrorCode | 'closed';
+  /** The transaction as last reported, once there is one. */
+  transaction?: RampTransaction;
+}
+
 /** `detail` of each event, by event name. */
 export interface RampEventMap {
   /** The widget can open: its config is applied (`config` is absent without `data-api-key`). */
@@ -93,7 +110,7 @@ export interface RampEventMap {
   /** The transaction moved to a new SEP-24 status. Not settlement: fulfil from the signed webhook. */
   'ramp-status': { transaction: RampTransaction };
   /** The transaction reached `completed`. Not settlement: fulfil from the signed webhook. */
-  'ramp-complete': { transaction: RampTransaction };
+  'ramp-complete': RampResult;
   'ramp-error': { code: RampErrorCode; message: string; transaction?: RampTransaction };
   /** The iframe or popup was closed, by the customer or by `close()`. */
   'ramp-close': { transaction?: RampTransaction };

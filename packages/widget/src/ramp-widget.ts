@@ -1,12 +1,15 @@
 import { html, nothing, render } from 'lit-html';
 import type {
   RampErrorCode,
+  RampError,
   RampEventMap,
+  RampResult,
   RampSession,
   RampSessionRequest,
   RampTransaction,
   RampWidgetConfig,
 } from './events.js';
+import { focused, json, pending, popup } from './dom.js';
 import { styles } from './ramp-widget.styles.js';
 import { FINAL, langParam } from './sep24.js';
 
@@ -44,33 +47,8 @@ const DEFAULTS: Partial<Record<Prop, unknown>> = {
 // In Node (server-side rendering) there is no HTMLElement: the class is defined there, never constructed.
 const Base = (globalThis.HTMLElement ?? Object) as typeof HTMLElement;
 
-/** Where a redirect keeps the id of the transaction it left for, per flow (sessionStorage). */
-const PENDING = 'ramp-widget:';
-
-/** The focused element, looked up through open shadow roots, so focus can go back to it. */
-function focused(): HTMLElement | null {
-  let el = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-  return el as HTMLElement | null;
-}
-
-/** sessionStorage, which throws in sandboxed frames and with storage disabled. */
-function pending(flow: string, id?: string | null): string | null | undefined {
-  try {
-    if (id === undefined) return sessionStorage.getItem(PENDING + flow);
-    id ? sessionStorage.setItem(PENDING + flow, id) : sessionStorage.removeItem(PENDING + flow);
-  } catch {}
-}
-
-/** Opens the (blank) popup; null when the browser blocks it. */
-const popup = () => window.open('', 'ramp-widget', 'popup,width=440,height=720');
-
-async function json(url: string, init?: RequestInit) {
-  const res = await fetch(url, init);
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw Error(body.error?.message ?? `${url} answered ${res.status}`);
-  return body;
-}
+const rampError = (code: RampError['code'], message: string, transaction?: RampTransaction): RampError =>
+  Object.assign(Error(message), { name: 'RampError' as const, code, transaction });
 
 /**
  * @summary Buy or sell USDC with Mobile Money: opens the Sikaramp interactive flow in a modal
@@ -161,8 +139,12 @@ export class RampWidget extends Base {
   #win?: Window | null;
   #trigger?: HTMLElement | null;
   #open = false;
-  /** Waiting for the merchant backend: a second click must not start a second transaction. */
+  /** Waiting for the merchant backend (the button is busy). */
   #busy = false;
+  /** What `open()` returned last: a call while the flow is opening or open gets it too. */
+  #result?: Promise<RampResult>;
+  /** Its resolve and reject. */
+  #settle?: [(result: RampResult) => void, (error: RampError) => void];
   #blocked = false;
   #error = '';
   #wallet = '';
@@ -197,13 +179,37 @@ export class RampWidget extends Base {
   }
 
   /**
-   * Opens the flow. In popup mode call it from a click handler: the window opens before anything
-   * is awaited, so browsers allow it.
+   * Opens the flow; resolves with the completed transaction, or rejects with a {@link RampError}
+   * whose `code` says why (`closed` when the customer closed it first). A call while the flow is
+   * opening or open returns the same promise. In redirect mode it never settles: the page leaves.
+   * In popup mode call it from a click handler: the window opens before anything is awaited, so
+   * browsers allow it.
    */
-  async open(): Promise<void> {
+  open(): Promise<RampResult> {
     // A popup the customer just closed may not have been noticed yet (it is checked every 500 ms).
     if (this.#win?.closed) this.close();
-    if (this.#secret || this.#open || this.#busy) return;
+    // The click the browser blocked the popup for is done: this one can open it.
+    if (this.#blocked) this.#continue();
+    if (this.#secret) return Promise.reject(rampError('secret_key', 'Not a public key.'));
+    // A new transaction, unless one is opening or open: its promise, settled or not, again.
+    if (!(this.#busy || this.#open || this.#blocked)) {
+      this.#result = new Promise((...settle) => (this.#settle = settle));
+      this.#start();
+    }
+    return this.#result!;
+  }
+
+  /** The open button: the page may not be awaiting the promise, so its rejection is not unhandled. */
+  #click() {
+    this.open().catch(() => {});
+  }
+
+  /** Settles what `open()` returned, with the result or the error (once: a promise settles once). */
+  #end(result: RampResult | RampError) {
+    this.#settle?.[result instanceof Error ? 1 : 0](result as RampResult & RampError);
+  }
+
+  async #start() {
     this.#busy = true;
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup() : null;
@@ -241,6 +247,7 @@ export class RampWidget extends Base {
     this.#tx = undefined;
     this.#error = '';
     if (win || this.mode != 'popup') return this.#show(win);
+    // The promise stays pending: the Continue button opens the popup for this same transaction.
     this.#blocked = true;
     this.#fail('popup_blocked', 'Popup blocked.');
   }
@@ -256,6 +263,8 @@ export class RampWidget extends Base {
     this.#dialog?.close();
     this.#update();
     this.#emit('ramp-close', { transaction: this.#tx });
+    // No-op once final: the promise settled then.
+    this.#end(rampError('closed', 'Closed.', this.#tx));
     this.#trigger?.focus();
     this.#poll();
   }
@@ -314,7 +323,7 @@ export class RampWidget extends Base {
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
     // The iframe's sandbox grants what the interactive page uses: scripts, its own origin (its API,
     // and the origin its messages carry) and forms; never top navigation, popups, modals or downloads.
-    return html`<button part="button" ?disabled=${this.#secret} @click=${this.open}><slot>${title}</slot></button> ${
+    return html`<button part="button" ?disabled=${this.#secret} @click=${this.#click}><slot>${title}</slot></button> ${
       this.flow == 'buy' && (!this.destination || wallet)
         ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}</button>`
         : nothing
@@ -386,8 +395,10 @@ export class RampWidget extends Base {
     this.#emit('ramp-status', { transaction });
     if (!FINAL.test(status)) return;
     pending(this.flow, null);
-    if (status == 'completed') this.#emit('ramp-complete', { transaction });
-    else this.#fail('transaction_failed', transaction.message ?? status, transaction);
+    if (status == 'completed') {
+      this.#emit('ramp-complete', { transaction });
+      this.#end({ transaction });
+    } else this.#fail('transaction_failed', transaction.message ?? status, transaction);
   }
 
   /** Polls your backend while the transaction is unfinished and no window can send messages. */
@@ -451,10 +462,12 @@ export class RampWidget extends Base {
     }
   }
 
+  /** Shows the error and fires `ramp-error`; one that ends the flow also rejects `open()`'s promise. */
   #fail(code: RampErrorCode, message: string, transaction?: RampTransaction) {
     this.#error = message;
     this.#update();
     this.#emit('ramp-error', { code, message, transaction });
+    if (code == 'session_failed' || code == 'transaction_failed') this.#end(rampError(code, message, transaction));
   }
 
   #emit<K extends keyof RampEventMap>(type: K, detail: RampEventMap[K]) {

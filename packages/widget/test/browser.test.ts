@@ -50,7 +50,8 @@ describe('<ramp-widget> in Chromium', () => {
     await eventually(() => alert.textContent()).toContain('Not a public key');
     const button = page.locator('ramp-widget').locator('[part=button]');
     expect(await button.isDisabled()).toBe(true);
-    await page.locator('ramp-widget').evaluate((el: any) => el.open());
+    const code = await page.locator('ramp-widget').evaluate((el: any) => el.open().catch((e: any) => e.code));
+    expect(code).toBe('secret_key');
     // Nothing left the shop's own origin (no config request), and the shop's backend was not asked.
     expect(requests.filter((url) => !url.startsWith(world.shop))).toEqual([]);
     expect(world.sessionRequests).toHaveLength(0);
