@@ -11,6 +11,7 @@ export default defineConfig({
     // The same API on node:crypto, for the node, bun and deno export conditions.
     'webhooks/node': 'src/webhooks/node.ts',
     'webhooks/sqlite': 'src/webhooks/sqlite.ts',
+    'redis/index': 'src/redis/index.ts',
     'anchor/index': 'src/anchor/index.ts',
     // The adapters are entries of their own, so that `@sikaramp/sdk/handlers` names no framework.
     'handlers/index': 'src/handlers/index.ts',

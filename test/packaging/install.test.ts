@@ -12,8 +12,8 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
   '@sikaramp/sdk': {
-    esm: ['.', './webhooks', './webhooks/sqlite', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
-    cjs: ['.', './webhooks', './webhooks/sqlite', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
+    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
+    cjs: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
   },
   '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './client', './package.json'], cjs: [] },
@@ -218,5 +218,26 @@ describe.each([
   it('answers a webhook signed with node:crypto 200, its redelivery 200 without handling it again, and an altered body 400', () => {
     expect(report.statuses).toEqual([200, 200, 400]);
     expect(report.events).toEqual(['order.completed']);
+  });
+});
+
+describe.each([
+  ['ESM (import)', 'sdk-redis.mjs', '.js'],
+  ['CommonJS (require)', 'sdk-redis.cjs', '.cjs'],
+])('@sikaramp/sdk/redis installed from its tarball, %s', (_format, fixture, extension) => {
+  it('claims through a script runner of its own, and a failing one gives a RedisStoreError of the one hierarchy', async () => {
+    const report = await consumer.run<{
+      resolved: string;
+      exports: string[];
+      claimed: unknown;
+      seen: string[];
+      error: { name: string; reason: string; isSikarampError: boolean };
+    }>(fixture);
+    expect(report.resolved).toContain(installed);
+    expect(report.resolved.endsWith(`/dist/redis/index${extension}`)).toBe(true);
+    expect(report.exports).toEqual(['RedisDedupeStore', 'RedisStoreError', 'RedisTokenCache', 'fromIoredis', 'fromNodeRedis']);
+    expect(report.claimed).toBe(true);
+    expect(report.seen).toEqual(['sikaramp:webhook:checkout:evt_1']);
+    expect(report.error).toEqual({ name: 'RedisStoreError', reason: 'failed', isSikarampError: true });
   });
 });

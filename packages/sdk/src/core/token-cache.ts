@@ -16,6 +16,12 @@ export interface TokenStore {
   get(key: string): Promise<StoredToken | undefined>;
   set(key: string, token: StoredToken): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Optional: takes `key`'s renewal lock, shared by every process on this store, waiting while
+   * another holds it; resolves to its release. The lock must expire by itself, so that a holder
+   * that dies does not keep it. With it, one process renews and the others read its token.
+   */
+  lock?(key: string, signal?: AbortSignal): Promise<() => Promise<void>>;
 }
 
 /** Keeps tokens in this process's memory. */
@@ -49,6 +55,8 @@ export class TokenCache {
   readonly #options: TokenCacheOptions;
   readonly #store: TokenStore;
   #inFlight: Promise<string> | undefined;
+  /** The token this cache last handed out: a renewal replaces it, so another process's copy of it will not do. */
+  #last: string | undefined;
 
   constructor(options: TokenCacheOptions) {
     this.#options = options;
@@ -57,24 +65,38 @@ export class TokenCache {
 
   /** A valid token: the cached one, or a fresh one when it is missing or about to expire. */
   async get(signal?: AbortSignal): Promise<string> {
-    const now = (this.#options.now ?? Date.now)();
     const cached = await this.#store.get(this.#options.key);
-    if (cached && cached.expiresAt - TOKEN_RENEW_MARGIN_SECONDS * 1000 > now) return cached.token;
+    if (cached && this.#usable(cached)) return (this.#last = cached.token);
     return this.renew(signal);
   }
 
-  /** Obtains a fresh token, joining a renewal already under way. */
+  /** Obtains a fresh token, joining a renewal already under way (in this process, and in others when the store has `lock`). */
   renew(signal?: AbortSignal): Promise<string> {
-    this.#inFlight ??= this.#options
-      .obtain(signal)
-      .then(async (fresh) => {
-        await this.#store.set(this.#options.key, fresh);
-        return fresh.token;
-      })
-      .finally(() => {
-        this.#inFlight = undefined;
-      });
+    this.#inFlight ??= this.#renew(signal).finally(() => {
+      this.#inFlight = undefined;
+    });
     return this.#inFlight;
+  }
+
+  async #renew(signal?: AbortSignal): Promise<string> {
+    const { key } = this.#options;
+    const replaced = this.#last;
+    const release = await this.#store.lock?.(key, signal);
+    try {
+      // Another process may have renewed while this one waited for the lock.
+      const cached = release && (await this.#store.get(key));
+      if (cached && cached.token !== replaced && this.#usable(cached)) return (this.#last = cached.token);
+      const fresh = await this.#options.obtain(signal);
+      await this.#store.set(key, fresh);
+      return (this.#last = fresh.token);
+    } finally {
+      // A lock left behind expires by itself: failing to release it must not fail the token.
+      await release?.().catch(() => undefined);
+    }
+  }
+
+  #usable(token: StoredToken): boolean {
+    return token.expiresAt - TOKEN_RENEW_MARGIN_SECONDS * 1000 > (this.#options.now ?? Date.now)();
   }
 
   /** Forgets the cached token (after the service refused it). */

@@ -1,0 +1,72 @@
+/**
+ * A {@link DedupeStore} on Redis, shared by every process of the merchant: one key per event,
+ * whose value is the claiming call's own id while its handler runs (for the lease) and `done`
+ * once handled (for the TTL). Each step is one Lua script, so no two processes can both claim,
+ * and a process can only commit or release its own claim: one whose lease ran out and was
+ * claimed again elsewhere changes nothing.
+ */
+import type { DedupeStore } from '../webhooks/dedupe.js';
+import { DEFAULT_PREFIX, DEFAULT_TIMEOUT_MS, runScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
+
+// 1 claimed, 0 handled already, 2 being handled.
+const CLAIM = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('GET', KEYS[1]) == 'done' then return 0 end
+return 2`;
+// Marks handled unless another call has claimed the key since this one's lease ran out.
+const COMMIT = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or v == false then redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2]) return 1 end
+return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export class RedisDedupeStore implements DedupeStore {
+  readonly #redis: RedisScriptRunner;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  /** The id of each claim this store holds, by key. */
+  readonly #claims = new Map<string, string>();
+
+  constructor(redis: RedisScriptRunner, options: RedisStoreOptions = {}) {
+    this.#redis = redis;
+    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}webhook:`;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  async claim(key: string, ttlSeconds: number): Promise<boolean | 'pending'> {
+    const id = globalThis.crypto.randomUUID();
+    let reply: unknown;
+    try {
+      reply = await this.#run(CLAIM, key, id, ms(ttlSeconds));
+    } catch (error) {
+      // The claim may still reach Redis (a client that queues while it reconnects): undo it
+      // after it, so that the redelivery is not refused as in flight for the whole lease.
+      this.#run(RELEASE, key, id).catch(() => undefined);
+      throw error;
+    }
+    if (Number(reply) === 1) this.#claims.set(key, id);
+    return Number(reply) === 1 ? true : Number(reply) === 0 ? false : 'pending';
+  }
+
+  async commit(key: string, ttlSeconds: number): Promise<void> {
+    const id = this.#take(key);
+    await this.#run(COMMIT, key, id, ms(ttlSeconds));
+  }
+
+  async release(key: string): Promise<void> {
+    const id = this.#take(key);
+    await this.#run(RELEASE, key, id);
+  }
+
+  /** This store's claim id for `key`, forgotten; none matches no value in Redis. */
+  #take(key: string): string {
+    const id = this.#claims.get(key) ?? '';
+    this.#claims.delete(key);
+    return id;
+  }
+
+  #run(script: string, key: string, ...args: string[]): Promise<unknown> {
+    return runScript(this.#redis, this.#timeoutMs, script, [this.#prefix + key], args);
+  }
+}
+
+const ms = (seconds: number) => String(Math.max(1, Math.ceil(seconds * 1000)));

@@ -1,0 +1,25 @@
+/**
+ * @sikaramp/sdk/redis: the webhook de-duplication store and the token cache on Redis, for a
+ * merchant running several processes or hosts. Takes your own node-redis or ioredis client
+ * (neither is a dependency of the SDK); each claim is one atomic Lua script.
+ *
+ * ```ts
+ * import { createClient } from 'redis';
+ * import { createWebhookHandler } from '@sikaramp/sdk/handlers';
+ * import { fromNodeRedis, RedisDedupeStore } from '@sikaramp/sdk/redis';
+ * const redis = fromNodeRedis(await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect());
+ * const handler = createWebhookHandler({ secret, store: new RedisDedupeStore(redis), onEvent });
+ * ```
+ */
+export {
+  fromIoredis,
+  fromNodeRedis,
+  RedisStoreError,
+  type IoredisClientLike,
+  type NodeRedisClientLike,
+  type RedisScriptRunner,
+  type RedisStoreErrorReason,
+  type RedisStoreOptions,
+} from './client.js';
+export { RedisDedupeStore } from './dedupe.js';
+export { RedisTokenCache, type RedisTokenCacheOptions } from './token-cache.js';
