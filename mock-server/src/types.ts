@@ -147,4 +147,6 @@ export interface DeliveryRecord {
   /** ISO 8601 time of the next scheduled attempt, while pending. */
   next_attempt_at: string | null;
   created_at: string;
+  /** Sent by `control.webhooks.fire`, not by a change of the record it tells of. */
+  fired: boolean;
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookHandler } from '../../packages/sdk/src/handlers/webhook.js';
 import { MemoryDedupeStore } from '../../packages/sdk/src/webhooks/dedupe.js';
 import type { DeliveryRecord } from '../src/types.js';
-import { enqueueDelivery, retryDelivery } from '../src/webhooks/deliver.js';
+import { enqueueDelivery } from '../src/webhooks/deliver.js';
 import { call, startInProcess, type MockEnv } from './helpers/env.js';
 import { complete, createPayment } from './helpers/checkout.js';
 
@@ -81,7 +81,7 @@ describe('in-process webhook delivery to a fetch handler', () => {
     expect(handled).toEqual(['order.completed:ord_in_process']);
 
     // A redelivery reaches the handler again, which acknowledges it without acting twice.
-    await retryDelivery(env.backend.context, delivery.id);
+    await env.backend.control.webhooks.redeliver(delivery.id);
     expect(delivery.attempts.at(-1)).toMatchObject({ status: 200, manual: true });
     expect(JSON.parse(delivery.attempts.at(-1)!.response!.body)).toEqual({ received: true, duplicate: true });
     expect(handled).toHaveLength(1);

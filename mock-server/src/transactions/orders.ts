@@ -11,6 +11,7 @@ import type { TransactionRecord } from '../state/anchor.js';
 import type { OrderRecord } from '../store.js';
 import { addVolume } from '../volume.js';
 import { enqueueDelivery } from '../webhooks/deliver.js';
+import { orderWebhookPayload, type OrderEvent } from '../webhooks/payloads.js';
 import { anchorAccount } from './accounts.js';
 
 // A status of the other kind has no row in a kind's table, so it is refused like any other.
@@ -50,22 +51,12 @@ export function end(ctx: MockContext, tx: TransactionRecord, event: TransactionE
     event: event_name,
     merchantId: merchant.id,
     url: merchant.webhook.url,
-    payload: {
-      event: event_name,
-      order_id: order.id,
-      type: order.type,
-      fiat_amount: order.fiat_amount.toFixed(2),
-      fiat_currency: order.fiat_currency,
-      crypto_amount: order.crypto_amount.toFixed(2),
-      crypto_currency: order.crypto_currency,
-      destination_address: order.destination_address,
-      timestamp: iso(ctx.clock.now()),
-    },
+    payload: orderWebhookPayload(ctx, order, event_name),
   });
 }
 
 /** The order webhook each final status sends (000 section 6). */
-const ORDER_EVENTS: Partial<Record<TransactionStatus, string>> = {
+const ORDER_EVENTS: Partial<Record<TransactionStatus, OrderEvent>> = {
   completed: 'order.completed',
   error: 'order.failed',
   expired: 'order.expired',

@@ -47,6 +47,7 @@ export function enqueueDelivery(ctx: MockContext, input: EnqueueInput): Delivery
     state: 'pending',
     next_attempt_at: iso(now),
     created_at: iso(now),
+    fired: false,
   };
   ctx.store.deliveries.set(delivery.id, delivery);
   ctx.clock.schedule(now, () => attempt(ctx, delivery.id));
