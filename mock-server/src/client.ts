@@ -82,8 +82,6 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       get: (deliveryId) => call('GET', `/webhooks/${id(deliveryId)}`),
       fire: (input) => data(call('POST', '/webhooks/fire', input)),
       redeliver: (deliveryId) => call('POST', `/webhooks/${id(deliveryId)}/redeliver`),
-      fire: (input) => data(call('POST', '/webhooks/fire', input)),
-      redeliver: (deliveryId) => call('POST', `/webhooks/${id(deliveryId)}/redeliver`),
       // The listing settles every attempt under way before it answers.
       settle: async () => {
         await call('GET', '/webhooks');
