@@ -1,6 +1,9 @@
 /**
  * Every error the SDK throws, for every surface. This module imports nothing, so that the
- * webhooks entry can share it without pulling in ky or zod.
+ * webhooks entry can share it without pulling in ky or zod. A class whose message can hold
+ * outside text (an answer, an input, a cause) redacts it in its constructor; the base class
+ * and the webhooks' errors, whose messages are the SDK's own words, carry no redaction code,
+ * which keeps `@sikaramp/sdk/webhooks` small.
  *
  * ```ts
  * try { await widget.customers.get(id) }
@@ -58,9 +61,6 @@ function redactValue(value: unknown, depth = 0): unknown {
 /** Base class of every error thrown by `@sikaramp/sdk`. */
 export class SikarampError extends Error {
   override name = 'SikarampError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(redact(message), options);
-  }
 }
 
 /** The service answered with a non-2xx status. One subclass per status, chosen by {@link ApiError.from}. */
@@ -79,7 +79,7 @@ export class ApiError extends SikarampError {
 
   constructor(status: number, body: unknown, headers: Headers) {
     const { code, message } = describeBody(body);
-    super(`${status}${code ? ` ${code}` : ''}: ${message ?? statusText(status)}`);
+    super(redact(`${status}${code ? ` ${code}` : ''}: ${message ?? statusText(status)}`));
     this.status = status;
     this.code = code;
     this.requestId = requestIdOf(body, headers);
@@ -177,7 +177,7 @@ export class InternalServerError extends ApiError {
 export class ConnectionError extends SikarampError {
   override name = 'ConnectionError';
   constructor(message = 'Connection error: the service could not be reached', options?: { cause?: unknown }) {
-    super(message, options);
+    super(redact(message), options);
   }
 }
 
@@ -211,7 +211,7 @@ export class ValidationError extends SikarampError {
   /** Every problem found. */
   readonly issues: ValidationIssue[];
   constructor(issues: ValidationIssue[], what = 'input') {
-    super(`Invalid ${what}: ${issues.map(formatIssue).join('; ')}`);
+    super(redact(`Invalid ${what}: ${issues.map(formatIssue).join('; ')}`));
     this.issues = issues;
   }
 }
@@ -226,7 +226,7 @@ export class ResponseValidationError extends SikarampError {
   /** `meta.request_id` or `X-Request-Id` of the answer. */
   readonly requestId: string | undefined;
   constructor(issues: ValidationIssue[], body: unknown, headers: Headers) {
-    super(`Unexpected response from the service: ${issues.map(formatIssue).join('; ')}`);
+    super(redact(`Unexpected response from the service: ${issues.map(formatIssue).join('; ')}`));
     this.issues = issues;
     this.body = redactValue(body);
     this.requestId = requestIdOf(body, headers);
@@ -239,7 +239,7 @@ export class WaitTimeoutError extends SikarampError {
   /** The last status seen. */
   readonly lastStatus: string | undefined;
   constructor(seconds: number, lastStatus: string | undefined) {
-    super(`Gave up waiting after ${seconds} s; the last status was ${lastStatus ?? 'unknown'}`);
+    super(redact(`Gave up waiting after ${seconds} s; the last status was ${lastStatus ?? 'unknown'}`));
     this.lastStatus = lastStatus;
   }
 }

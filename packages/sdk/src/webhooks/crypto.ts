@@ -29,14 +29,14 @@ export const webHmac: Hmac = async (secret, parts, crypto = globalThis.crypto) =
     if (keys.size >= 16) keys.delete(keys.keys().next().value!);
     keys.set(secret, (key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])));
   }
-  const bytes = parts.map(toBytes);
-  let content = bytes[0]!;
-  if (bytes.length > 1) {
-    content = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
-    let at = 0;
-    for (const b of bytes) content.set(b, (at += b.length) - b.length);
+  let content = new Uint8Array();
+  for (const part of parts.map(toBytes)) {
+    const joined = new Uint8Array(content.length + part.length);
+    joined.set(content);
+    joined.set(part, content.length);
+    content = joined;
   }
-  return new Uint8Array(await subtle.sign('HMAC', await key, content as Uint8Array<ArrayBuffer>));
+  return new Uint8Array(await subtle.sign('HMAC', await key, content));
 };
 
 /** Compares two byte strings in time that depends only on their length (an XOR accumulator, as svix does). */
@@ -48,20 +48,3 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
-
-/** Decodes a signature written as hex or base64 (standard or URL-safe), saying which; undefined when it is neither. */
-export function decodeSignature(text: string): { bytes: Uint8Array; encoding: 'hex' | 'base64' } | undefined {
-  if (/^(?:[\da-f]{2})+$/i.test(text)) {
-    const bytes = new Uint8Array(text.length / 2);
-    // A hex digit's value from its code: 0-9 from 0x30-0x39, 10-15 from a-f and A-F (0x61-0x66, 0x41-0x46).
-    const digit = (i: number) => ((i = text.charCodeAt(i)) & 15) + (i >> 6) * 9;
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (digit(i * 2) << 4) | digit(i * 2 + 1);
-    return { bytes, encoding: 'hex' };
-  }
-  if (/^[\w+/-]+={0,2}$/.test(text)) {
-    try {
-      return { bytes: Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)), encoding: 'base64' };
-    } catch {}
-  }
-  return undefined;
-}

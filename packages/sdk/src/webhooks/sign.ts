@@ -22,15 +22,17 @@ export interface SignedWebhook {
   headers: Record<string, string>;
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-const serialise = (payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(payload));
+/** The body, the timestamp and the hex HMAC of a delivery, over `<timestamp>.<body>` when `timestamped`. */
+async function sign(input: SignWebhookInput<unknown>, hmac: Hmac, timestamped: boolean) {
+  const body = typeof input.payload === 'string' ? input.payload : JSON.stringify(input.payload);
+  const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
+  return { body, timestamp, hex: toHex(await hmac(input.secret, timestamped ? [`${timestamp}.`, body] : [body], input.crypto)) };
+}
 
 /** Signs an order or ramp payment webhook with `hmac`; the entries bind it (`signWebhook`). */
 export async function signOrder(input: SignOrderWebhookInput, hmac: Hmac): Promise<SignedWebhook> {
-  const body = serialise(input.payload);
-  const timestamp = input.timestamp ?? nowSeconds();
-  const signature = await hmac(input.secret, input.scheme === 'timestamp.body' ? [`${timestamp}.`, body] : [body], input.crypto);
-  return { body, headers: { 'X-Webhook-Signature': toHex(signature), 'X-Webhook-Timestamp': String(timestamp) } };
+  const { body, timestamp, hex } = await sign(input, hmac, input.scheme === 'timestamp.body');
+  return { body, headers: { 'X-Webhook-Signature': hex, 'X-Webhook-Timestamp': timestamp } };
 }
 
 export interface SignOrderWebhookInput extends SignWebhookInput<WebhookEvent> {
@@ -47,17 +49,15 @@ export interface SignCheckoutWebhookInput extends SignWebhookInput<CheckoutWebho
 
 /** Signs a checkout webhook with `hmac`; the entries bind it (`signCheckoutWebhook`). */
 export async function signCheckout(input: SignCheckoutWebhookInput, hmac: Hmac): Promise<SignedWebhook> {
-  const body = serialise(input.payload);
-  const parsed = (typeof input.payload === 'string' ? JSON.parse(input.payload) : input.payload) as Partial<CheckoutWebhookEvent>;
-  const timestamp = input.timestamp ?? nowSeconds();
-  const signature = await hmac(input.secret, [`${timestamp}.`, body], input.crypto);
+  const { body, timestamp, hex } = await sign(input, hmac, true);
+  const parsed = JSON.parse(body) as Partial<CheckoutWebhookEvent>;
   return {
     body,
     headers: {
       'X-Svc-Event-ID': input.eventId ?? parsed.id ?? `evt_${globalThis.crypto.randomUUID()}`,
       'X-Svc-Event-Type': input.eventType ?? parsed.type ?? 'payment.succeeded',
-      'X-Svc-Timestamp': String(timestamp),
-      'X-Svc-Signature': `v1=${toHex(signature)}`,
+      'X-Svc-Timestamp': timestamp,
+      'X-Svc-Signature': `v1=${hex}`,
     },
   };
 }

@@ -16,7 +16,7 @@
  * replay only where the timestamp is signed; where it is not, de-duplication does.
  */
 import { CredentialError, SikarampError } from '../core/errors.js';
-import { decodeSignature, timingSafeEqual, type Hmac, type WebCrypto } from './crypto.js';
+import { timingSafeEqual, type Hmac, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 
 /** Default tolerance between the signed timestamp and the time of receipt, seconds. */
@@ -94,25 +94,27 @@ export interface VerifiedWebhook<E> {
   timestampSigned: boolean;
 }
 
-const RAW_BODY_HINT = "Pass the raw request body as received (string, Buffer or Uint8Array), e.g. with express.raw({ type: 'application/json' }).";
+/** Ends every message that may mean the body was parsed first. */
+const RAW_BODY = 'Pass the raw request body (e.g. express.raw())';
 
-type Decoded = NonNullable<ReturnType<typeof decodeSignature>>;
 type Body = string | Uint8Array;
+type Signature = { bytes: Uint8Array; encoding: WebhookSignatureEncoding };
 type Delivery = VerifiedWebhook<Record<string, unknown>>;
 
 const fail = (reason: WebhookVerificationReason, message: string) => new WebhookVerificationError(reason, message);
 
 /** `f(value)`, at once when the value is there (node:crypto), after it when it is a promise (Web Crypto): a sync HMAC costs no turn of the event loop. */
-const after = <T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(f) : f(value));
+export const after = <T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(f) : f(value));
 
 /** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`) and make a throw a rejection. */
 export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): VerifiedWebhook<WebhookEvent> | Promise<VerifiedWebhook<WebhookEvent>> {
   const { scheme, encoding } = input;
-  if (scheme !== undefined && scheme !== 'body' && scheme !== 'timestamp.body') throw new RangeError("scheme must be 'body' or 'timestamp.body'");
-  if (encoding !== undefined && encoding !== 'hex' && encoding !== 'base64') throw new RangeError("encoding must be 'hex' or 'base64'");
+  if (!['body', 'timestamp.body', undefined].includes(scheme) || !['hex', 'base64', undefined].includes(encoding)) {
+    throw new RangeError("scheme must be 'body' or 'timestamp.body', encoding 'hex' or 'base64'");
+  }
   // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
   return after(verify(input, hmac, 'X-Webhook-', /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
-    if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The webhook body has no `event` field');
+    if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The body has no `event`');
     return delivery as unknown as VerifiedWebhook<WebhookEvent>;
   });
 }
@@ -121,18 +123,16 @@ export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): Verifie
 export function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): CheckoutWebhookEvent | Promise<CheckoutWebhookEvent> {
   const ids = { id: requireHeader(input.headers, 'X-Svc-Event-ID'), type: requireHeader(input.headers, 'X-Svc-Event-Type') };
   // Only `v1=` entries count; other versions may appear beside them later.
-  return after(verify(input, hmac, 'X-Svc-', /^v1=/, ['timestamp.body']), ({ event }) => checkIds(event, ids));
-}
-
-function checkIds(event: Record<string, unknown>, ids: { id: string; type: string }): CheckoutWebhookEvent {
-  // The event headers are not under the signature: the signed body decides, and a header
-  // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-  for (const [field, value] of Object.entries(ids)) {
-    if (event[field] === undefined) continue;
-    if (typeof event[field] !== 'string') throw fail('invalid_json', `The webhook body's \`${field}\` is not a string`);
-    if (event[field] !== value) throw fail('header_mismatch', `X-Svc-Event-${field === 'id' ? 'ID' : 'Type'} does not match the signed body's \`${field}\``);
-  }
-  return { ...event, ...ids } as unknown as CheckoutWebhookEvent;
+  return after(verify(input, hmac, 'X-Svc-', /^v1=/, ['timestamp.body']), ({ event }) => {
+    // The event headers are not under the signature: the signed body decides, and a header
+    // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
+    for (const [field, value] of Object.entries(ids)) {
+      const signed = event[field];
+      if (signed !== undefined && typeof signed !== 'string') throw fail('invalid_json', `The body's \`${field}\` is not a string`);
+      if (signed !== undefined && signed !== value) throw fail('header_mismatch', `The event ${field} header differs from the signed body`);
+    }
+    return { ...event, ...ids } as unknown as CheckoutWebhookEvent;
+  });
 }
 
 /**
@@ -148,44 +148,35 @@ function verify(
   schemes: readonly WebhookSignatureScheme[],
   encoding?: WebhookSignatureEncoding,
 ): Delivery | Promise<Delivery> {
-  const { headers } = input;
+  const { headers, secret, tolerance = DEFAULT_TOLERANCE_SECONDS } = input;
   const body = rawBody(input.body);
   let signature = requireHeader(headers, `${prefix}Signature`);
   const timestamp = requireHeader(headers, `${prefix}Timestamp`);
-  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${prefix}Timestamp must be Unix seconds`);
+  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${prefix}Timestamp is not Unix seconds`);
   const previous = prefix === 'X-Webhook-' && readHeader(headers, 'X-Webhook-Signature-Previous');
   if (previous) signature += `,${previous}`;
-  const candidates: Decoded[] = [];
+  const candidates: Signature[] = [];
   for (const part of signature.split(/[\s,]+/)) {
     const found = tag.exec(part);
-    const decoded = found ? decodeSignature(part.slice(found[0].length)) : undefined;
-    if (decoded?.bytes.length === 32 && (!encoding || decoded.encoding === encoding)) candidates.push(decoded);
+    const decoded = found && decodeSignature(part.slice(found[0].length));
+    if (decoded && (!encoding || decoded.encoding === encoding)) candidates.push(decoded);
   }
-  if (candidates.length === 0) throw fail('malformed_header', `${prefix}Signature holds no ${encoding ?? (schemes.length > 1 ? 'hex or base64' : '`v1=<hex>`')} HMAC-SHA256 signature`);
+  if (!candidates.length) throw fail('malformed_header', `${prefix}Signature has no ${encoding ?? 'valid'} HMAC-SHA256`);
 
-  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
-  if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or a positive number of seconds');
+  if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or more seconds');
   const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - Number(timestamp);
-  if (tolerance && Math.abs(age) > tolerance) {
-    throw age > 0
-      ? fail('timestamp_too_old', `The webhook was signed more than ${tolerance} s ago (a replay, or a clock behind)`)
-      : fail('timestamp_in_future', `The webhook is signed more than ${tolerance} s ahead (check this server's clock)`);
-  }
+  if (tolerance && age > tolerance) throw fail('timestamp_too_old', `Signed over ${tolerance} s ago: a replay, or a clock behind`);
+  if (tolerance && -age > tolerance) throw fail('timestamp_in_future', `Signed over ${tolerance} s ahead: check the clock`);
 
-  const secrets = typeof input.secret === 'string' && input.secret !== '' ? [input.secret] : [input.secret].flat().filter((s) => typeof s === 'string' && s !== '');
-  if (secrets.length === 0) throw new CredentialError('The webhook secret is required (is its environment variable set?)');
+  const secrets = (typeof secret === 'string' ? [secret] : [secret].flat()).filter((s) => typeof s === 'string' && s !== '');
+  if (!secrets.length) throw new CredentialError('The webhook secret is required (is its variable set?)');
   // Each secret with each scheme, in turn.
   const attempt = (i: number): Delivery | Promise<Delivery> => {
-    if (i === secrets.length * schemes.length) {
-      throw fail(
-        'no_matching_signature',
-        `No signature matches the body for the ${secrets.length === 1 ? 'secret' : `${secrets.length} secrets`} given: check the secret (after a rotation pass the new and the old one). ${RAW_BODY_HINT}`,
-      );
-    }
+    if (i === secrets.length * schemes.length) throw fail('no_matching_signature', `No signature matches the secret and body. ${RAW_BODY}`);
     const scheme = schemes[i % schemes.length]!;
     return after(hmac(secrets[(i / schemes.length) | 0]!, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto), (expected) => {
       // Every candidate is compared, so the time taken does not say which matched.
-      let matched: Decoded | undefined;
+      let matched: Signature | undefined;
       for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
       if (!matched) return attempt(i + 1);
       return { event: parseJson(body), timestamp: Number(timestamp), scheme, encoding: matched.encoding, timestampSigned: scheme === 'timestamp.body' };
@@ -194,29 +185,40 @@ function verify(
   return attempt(0);
 }
 
+/** A 32-byte signature written as hex (any case) or base64 (standard or URL-safe), and which. */
+function decodeSignature(text: string): Signature | undefined {
+  if (/^[\da-f]{64}$/i.test(text)) {
+    const bytes = new Uint8Array(32);
+    // A hex digit's value from its code: 0-9 from 0x30-0x39, 10-15 from a-f and A-F (0x61-0x66, 0x41-0x46).
+    const digit = (i: number) => ((i = text.charCodeAt(i)) & 15) + (i >> 6) * 9;
+    for (let i = 0; i < 32; i++) bytes[i] = (digit(i * 2) << 4) | digit(i * 2 + 1);
+    return { bytes, encoding: 'hex' };
+  }
+  // 43 characters and their padding are 32 bytes.
+  if (/^[\w+/-]{43}=?$/.test(text)) return { bytes: Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)), encoding: 'base64' };
+}
+
 function rawBody(body: unknown): Body {
   if (typeof body === 'string') return body;
-  // isView and the tag test work across realms (a Buffer from a vm context or a test runner).
-  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  if (Object.prototype.toString.call(body) === '[object ArrayBuffer]') return new Uint8Array(body as ArrayBuffer);
-  throw fail('body_not_raw', `The webhook body must be the raw request body, got ${body === null ? 'null' : typeof body}. ${RAW_BODY_HINT}`);
+  // A Buffer, another view or an ArrayBuffer, from any realm (a vm context, a test runner): all have a byteLength.
+  const bytes = body as Partial<ArrayBufferView> | null | undefined;
+  if (bytes?.byteLength! >= 0) return new Uint8Array((bytes!.buffer ?? bytes) as ArrayBuffer, bytes!.byteOffset, bytes!.byteLength);
+  throw fail('body_not_raw', `The body must be raw, got ${body === null ? 'null' : typeof body}. ${RAW_BODY}`);
 }
 
 function readHeader(headers: HeadersInput, name: string): string | undefined {
   if (typeof headers.get === 'function') return (headers as Headers).get(name)?.trim();
   const record = headers as Record<string, unknown>;
   const lower = name.toLowerCase();
+  // Node's req.headers are lowercase, signWebhook's as written; any other object is searched without regard to case.
   let value = record[lower] ?? record[name];
-  // Node's req.headers are lowercase; any other object is searched without regard to case.
-  if (value === undefined) {
-    for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
-  }
+  if (value === undefined) for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
   return typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.join(', ').trim() : undefined;
 }
 
 function requireHeader(headers: HeadersInput, name: string): string {
   const value = readHeader(headers, name);
-  if (!value) throw fail('missing_header', `Missing ${name} header: is this request a Sikaramp webhook?`);
+  if (!value) throw fail('missing_header', `No ${name} header: is this a Sikaramp webhook?`);
   return value;
 }
 
@@ -227,6 +229,6 @@ function parseJson(body: Body): Record<string, unknown> {
   try {
     value = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
   } catch {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('invalid_json', 'The webhook body is not a JSON object');
+  if (typeof value !== 'object' || !value || Array.isArray(value)) throw fail('invalid_json', 'The body is not a JSON object');
   return value as Record<string, unknown>;
 }
