@@ -3,8 +3,11 @@
  * without persistence, started for a test file and stopped after it. `stop` and `start` again
  * keep the port, for tests of a Redis that goes away mid-way (it comes back empty).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { WorkerCommand, WorkerConfig, WorkerMessage } from './redis-worker.js';
 
 export interface RedisServer {
   port: number;
@@ -99,4 +102,90 @@ export async function startRedis(): Promise<RedisServer> {
     },
   };
   return server;
+}
+
+/** A merchant process running test/helpers/redis-worker.ts. */
+export interface Worker {
+  port: number;
+  url: string;
+  messages: WorkerMessage[];
+  send(command: WorkerCommand): void;
+  /** Resolves with the first message (already received or to come) that `match` accepts. */
+  next<T extends WorkerMessage>(match: (message: WorkerMessage) => message is T, timeoutMs?: number): Promise<T>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const WORKER_BUNDLE = fileURLToPath(new URL('../../node_modules/.cache/sikaramp-redis-test/worker.mjs', import.meta.url));
+let bundled: Promise<unknown> | undefined;
+
+/**
+ * Forks `count` worker processes. The worker is bundled from source with esbuild (as tsup
+ * builds dist/), its packages left external so that they resolve from this package.
+ */
+export async function forkWorkers(count: number, config: WorkerConfig): Promise<Worker[]> {
+  bundled ??= build({
+    entryPoints: [fileURLToPath(new URL('./redis-worker.ts', import.meta.url))],
+    outfile: WORKER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  await bundled;
+  return Promise.all(Array.from({ length: count }, () => forkWorker(config)));
+}
+
+async function forkWorker(config: WorkerConfig): Promise<Worker> {
+  const child = fork(WORKER_BUNDLE, { env: { ...process.env, SIKARAMP_WORKER: JSON.stringify(config) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const messages: WorkerMessage[] = [];
+  const waiters = new Set<() => void>();
+  child.on('message', (message: WorkerMessage) => {
+    messages.push(message);
+    for (const wake of waiters) wake();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const next: Worker['next'] = (match, timeoutMs = 10_000) =>
+    new Promise((resolve, reject) => {
+      let seen = 0;
+      const check = () => {
+        for (; seen < messages.length; seen++) {
+          const message = messages[seen]!;
+          if (match(message)) {
+            messages.splice(seen, 1);
+            cleanup();
+            return resolve(message);
+          }
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`worker ${child.pid}: no such message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      void exited.then(() => {
+        if (!waiters.has(check)) return;
+        cleanup();
+        reject(new Error(`worker ${child.pid} exited`));
+      });
+      check();
+    });
+  const ready = await next((m): m is Extract<WorkerMessage, { type: 'ready' }> => m.type === 'ready', 20_000);
+  return {
+    port: ready.port,
+    url: `http://127.0.0.1:${ready.port}`,
+    messages,
+    send: (command) => child.send(command),
+    next,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
 }
