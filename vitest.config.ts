@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { writeBrowserScripts } from './mock-server/scripts/browser-scripts.ts';
+
+// The mock's pages send their browser code bundled: bundle it from source before any test runs.
+await writeBrowserScripts();
 
 // Tests run the mock server from source, so that no build is needed between edits.
 const alias = { '@sikaramp/mock-server': fileURLToPath(new URL('./mock-server/src/index.ts', import.meta.url)) };

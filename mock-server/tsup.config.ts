@@ -1,11 +1,16 @@
 import { defineConfig } from 'tsup';
+import { writeBrowserScripts } from './scripts/browser-scripts.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts', 'src/client.ts'],
-  format: ['esm'],
-  target: 'node22',
-  dts: { entry: ['src/index.ts', 'src/client.ts'] },
-  sourcemap: true,
-  clean: true,
-  splitting: true,
+export default defineConfig(async () => {
+  // The pages' browser code, bundled and hashed into src/handlers/*/browser.generated.ts first.
+  await writeBrowserScripts();
+  return {
+    entry: ['src/index.ts', 'src/cli.ts', 'src/client.ts'],
+    format: ['esm'],
+    target: 'node22',
+    dts: { entry: ['src/index.ts', 'src/client.ts'] },
+    sourcemap: true,
+    clean: true,
+    splitting: true,
+  };
 });

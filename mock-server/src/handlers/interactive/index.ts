@@ -1,7 +1,7 @@
 /**
  * The interactive page at `{interactive_url}` that the customer completes, in an iframe, a
  * popup or the whole window:
- *   GET {interactive_url}?token=…[&lang=…][&origin=…]   the form (./page.ts, ./script.ts)
+ *   GET {interactive_url}?token=…[&lang=…][&origin=…]   the form (./page.ts, ./browser/main.ts)
  *   GET {interactive_url}/transaction?id=…              the transaction's more_info_url
  *   {interactive_url}/api/…                             the form's steps (./api.ts)
  * A merchant's transaction is confirmed at the widget backend's POST /api/v1/widget/orders
@@ -19,8 +19,10 @@ import { transactionView } from '../../transactions/view.js';
 import { apiHandlers, issuePageToken } from './api.js';
 import { amountRange } from './limits.js';
 import { allowedOrigins, frameAncestors, targetOrigin } from './origin.js';
-import { renderLinkErrorPage, renderPage, renderStatusPage, renderUnknownTransactionPage, type PageModel } from './page.js';
-import { PAGE_SCRIPT } from './script.js';
+// The page's script, bundled from ./browser/main.ts with its hash (see mock-server/scripts/browser-scripts.ts).
+import { hash as scriptHash, script as pageScript } from './browser.generated.js';
+import type { PageModel } from './model.js';
+import { renderLinkErrorPage, renderPage, renderStatusPage, renderUnknownTransactionPage } from './page.js';
 import { pickLang } from './strings.js';
 import { PAGE_CSS, themeVariables } from './styles.js';
 
@@ -32,8 +34,6 @@ async function sha256Base64(text: string): Promise<string> {
   return btoa(String.fromCharCode(...digest));
 }
 
-let scriptHash: Promise<string> | undefined;
-
 /**
  * An HTML answer with a CSP that lets nothing run or load but this page's own style and
  * script (pinned by hash) and calls to its own API (and `connect`, the widget backend's origin,
@@ -44,7 +44,7 @@ async function html(status: number, body: string, css: string, options: { script
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${await sha256Base64(css)}'`,
-    options.script ? `script-src 'sha256-${await (scriptHash ??= sha256Base64(PAGE_SCRIPT))}'` : "script-src 'none'",
+    options.script ? `script-src 'sha256-${scriptHash}'` : "script-src 'none'",
     `connect-src 'self'${options.connect ? ` ${options.connect}` : ''}`,
     "base-uri 'none'",
     "form-action 'none'",
@@ -124,7 +124,7 @@ export function interactivePageHandlers(ctx: MockContext): HttpHandler[] {
         }
         const { frameAncestors: ancestors, ...model } = await pageModel(ctx, tx, request);
         const css = themeVariables(merchantOf(ctx, tx)?.widget_config.theme) + PAGE_CSS;
-        return html(200, renderPage(model, css, PAGE_SCRIPT), css, { script: true, frameAncestors: ancestors, connect: new URL(ctx.urls.base).origin });
+        return html(200, renderPage(model, css, pageScript), css, { script: true, frameAncestors: ancestors, connect: new URL(ctx.urls.base).origin });
       }),
     ),
     http.get(

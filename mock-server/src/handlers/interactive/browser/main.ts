@@ -1,41 +1,71 @@
 /**
  * The interactive page's script, sent inline (the page loads nothing else, so it works
- * offline). Plain ES2022 for evergreen browsers. It reads its settings from the
- * `#ramp-config` JSON element that ./page.ts writes, calls the page's API (./index.ts) with
- * the token (and confirms a merchant's order at the widget backend), and reports every status it sees to the opener or parent window with SEP-24's
- * `{ transaction }` message, addressed to one origin (never `*`). In a frame, Escape asks the
- * parent to close it with `{ type: 'sikaramp:close', transaction_id }`, addressed the same way.
+ * offline); bundled by mock-server/scripts/browser-scripts.ts. It reads its settings from the
+ * `#ramp-config` JSON element that ../page.ts writes, calls the page's API (../index.ts) with
+ * the token (and confirms a merchant's order at the widget backend), and reports every status
+ * it sees to the opener or parent window with SEP-24's `{ transaction }` message, addressed to
+ * one origin (never `*`). In a frame, Escape asks the parent to close it with
+ * `{ type: 'sikaramp:close', transaction_id }`, addressed the same way.
  * Timers here are the browser's own: this code runs in the customer's page, not in the mock.
  */
-export const PAGE_SCRIPT = String.raw`(() => {
-'use strict';
-const config = JSON.parse(document.getElementById('ramp-config').textContent);
+import type { PageConfig } from '../model.js';
+import { format } from '../strings.js';
+import { api, createOrder, type ApiError, type ApiResult } from './api.js';
+import { normalizePhone, parseAmount, PHONE, STELLAR_ADDRESS } from './input.js';
+
+/** The SEP-24 transaction object, with the fields the page reads. */
+type Transaction = PageConfig['transaction'] & {
+  message?: string | null;
+  amount_in?: string | null;
+  withdraw_anchor_account?: string | null;
+  withdraw_memo?: string | null;
+};
+interface Money {
+  amount: string | number;
+  currency: string;
+}
+/** The page API's quote. */
+interface QuoteView {
+  amount_in: Money;
+  amount_out: Money;
+  platform_fee: Money & { bps: number };
+  network_fee: Money;
+  rate: string | number;
+}
+interface Quote {
+  amount: number;
+  data: QuoteView;
+}
+
+/** An element the page always has. */
+function $<E extends HTMLElement = HTMLElement>(id: string): E {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`#${id} is missing`);
+  return element as E;
+}
+
+const config = JSON.parse($('ramp-config').textContent ?? '') as PageConfig;
 const t = config.strings;
-const $ = (id) => document.getElementById(id);
-const form = $('form');
+const form = $<HTMLFormElement>('form');
 const deposit = config.kind === 'deposit';
 const TERMINAL = ['completed', 'expired', 'error'];
-const PHONE = /^\+\d{7,15}$/;
-const STELLAR_ADDRESS = /^G[A-Z2-7]{55}$/;
 const numbers = new Intl.NumberFormat(config.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const percents = new Intl.NumberFormat(config.lang, { style: 'percent', maximumFractionDigits: 2 });
-const money = (n) => numbers.format(Number(n));
-const fmt = (text, values) =>
-  text.replace(/\{(\w+)\}/g, (whole, name) => (values && Object.hasOwn(values, name) ? String(values[name]) : whole));
+const money = (n: string | number) => numbers.format(Number(n));
 
-let tx = config.transaction;
-let codeSentTo = null;
-let verifiedPhone = null;
-const seen = new Set();
-let quote = null;
+let tx = config.transaction as Transaction;
+let codeSentTo: string | null = null;
+let verifiedPhone: string | null = null;
+const seen = new Set<string>();
+let quote: Quote | null = null;
 let quoteSeq = 0;
-let pollTimer;
-let debounce;
+let pollTimer: ReturnType<typeof setTimeout> | undefined;
+let debounce: ReturnType<typeof setTimeout> | undefined;
 
 // --- reporting to the embedding page ---------------------------------------------------
-const embedder = () => (window.parent !== window ? window.parent : window.opener || null);
+const embedder = (): Window | null => (window.parent !== window ? window.parent : window.opener || null);
 
-function report(transaction) {
+function report(transaction: Transaction) {
   const target = embedder();
   if (!target || !config.targetOrigin) return;
   try {
@@ -57,31 +87,14 @@ addEventListener('keydown', (event) => {
   }
 });
 
-// --- the page's API ----------------------------------------------------------------------
-async function api(method, path, body) {
-  const headers = { authorization: 'Bearer ' + config.token };
-  if (body) headers['content-type'] = 'application/json';
-  try {
-    const res = await fetch(config.api + '/' + path, {
-      method,
-      headers,
-      body: body ? JSON.stringify(body) : undefined,
-      cache: 'no-store',
-      credentials: 'omit',
-    });
-    const json = await res.json().catch(() => null);
-    if (res.ok && json) return { ok: true, data: json.data };
-    return { ok: false, error: (json && json.error) || { code: 'INTERNAL_ERROR', message: t.error_network } };
-  } catch {
-    return { ok: false, error: { code: 'NETWORK', message: t.error_network } };
-  }
-}
-
 // --- fields and their errors -------------------------------------------------------------
-const inputsOf = (name) => (name === 'provider' ? [...form.querySelectorAll('input[name=provider]')] : [$(name)].filter(Boolean));
+const inputsOf = (name: string): HTMLInputElement[] =>
+  name === 'provider'
+    ? [...form.querySelectorAll<HTMLInputElement>('input[name=provider]')]
+    : [document.getElementById(name) as HTMLInputElement | null].filter((input) => input !== null);
 
-function setError(name, message) {
-  const error = $(name + '-error');
+function setError(name: string, message: string | null) {
+  const error = document.getElementById(name + '-error');
   if (!error) return false;
   error.textContent = message || '';
   for (const input of inputsOf(name)) {
@@ -91,74 +104,58 @@ function setError(name, message) {
   return true;
 }
 
-function focusField(name) {
+function focusField(name: string) {
   const inputs = inputsOf(name);
   const input = inputs.find((i) => i.checked) || inputs[0];
   if (input) input.focus();
 }
 
 /** A server error goes to the field it names, else above the confirm button. */
-function showError(error, field) {
+function showError(error: ApiError, field: string) {
   const name = error.field || field;
   if (name && name !== 'form' && inputsOf(name).length > 0 && setError(name, error.message)) return focusField(name);
   $('form-error').textContent = error.message;
 }
 
-function setBusy(button, busy) {
+function setBusy(button: HTMLElement, busy: boolean) {
   if (busy) button.setAttribute('aria-busy', 'true');
   else button.removeAttribute('aria-busy');
 }
 
-const provider = () => {
-  const checked = form.querySelector('input[name=provider]:checked');
-  return checked ? checked.value : null;
-};
+const provider = () => form.querySelector<HTMLInputElement>('input[name=provider]:checked')?.value ?? null;
 
-function normalizePhone(raw) {
-  let phone = raw.replace(/[\s().-]/g, '');
-  if (/^00\d+$/.test(phone)) phone = '+' + phone.slice(2);
-  if (/^0\d{9}$/.test(phone)) phone = '+233' + phone.slice(1);
-  return phone;
-}
+const amountInput = document.getElementById('amount') as HTMLInputElement | null;
+const destinationInput = document.getElementById('destination') as HTMLInputElement | null;
+const phoneInput = $<HTMLInputElement>('phone');
+const codeInput = $<HTMLInputElement>('code');
+const currentAmount = () => (config.amount.preset !== null ? config.amount.preset : parseAmount(amountInput!.value));
 
-/** A decimal with "." or "," as separator and at most 2 places; null if it is not one. */
-function parseAmount(raw) {
-  const text = raw.replace(/[\s\u00a0\u202f]/g, '');
-  if (/^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(text)) return Number(text.replace(/,/g, ''));
-  if (/^\d+([.,]\d{1,2})?$/.test(text)) return Number(text.replace(',', '.'));
-  return null;
-}
-
-const amountInput = $('amount');
-const destinationInput = $('destination');
-const currentAmount = () => (config.amount.preset !== null ? config.amount.preset : parseAmount(amountInput.value));
-
-function amountProblem(value) {
+function amountProblem(value: number | null) {
   const { min, max, currency } = config.amount;
   if (value === null) return t.error_amount;
-  if (value < min) return fmt(t.error_amount_min, { min: money(min), currency });
-  if (value > max) return fmt(t.error_amount_max, { max: money(max), currency });
+  if (value < min) return format(t.error_amount_min, { min: money(min), currency });
+  if (value > max) return format(t.error_amount_max, { max: money(max), currency });
   return null;
 }
 
 /** Checks every field in page order; returns the first that is wrong, after marking all. */
 function validate() {
-  const problems = [];
-  const check = (name, message) => {
+  const problems: string[] = [];
+  const check = (name: string, message: string | null) => {
     setError(name, message);
     if (message) problems.push(name);
   };
   check('provider', provider() ? null : t.error_provider);
-  const phone = normalizePhone($('phone').value);
+  const phone = normalizePhone(phoneInput.value);
   check('phone', !PHONE.test(phone) ? t.error_phone : codeSentTo !== phone ? t.error_code_not_sent : null);
-  if (codeSentTo === phone && verifiedPhone !== phone) check('code', /^\d{6}$/.test($('code').value.trim()) ? null : t.error_code);
+  if (codeSentTo === phone && verifiedPhone !== phone) check('code', /^\d{6}$/.test(codeInput.value.trim()) ? null : t.error_code);
   if (amountInput) check('amount', amountProblem(currentAmount()));
   if (destinationInput) check('destination', STELLAR_ADDRESS.test(destinationInput.value.trim().toUpperCase()) ? null : t.error_destination);
   return problems[0] || null;
 }
 
 // --- the fee breakdown ---------------------------------------------------------------------
-function showSummary(q, message) {
+function showSummary(q: QuoteView | null, message?: string) {
   $('summary-list').hidden = !q;
   $('summary-empty').hidden = !!q;
   if (!q) {
@@ -166,15 +163,15 @@ function showSummary(q, message) {
     return;
   }
   $('sum-in').textContent = money(q.amount_in.amount) + ' ' + q.amount_in.currency;
-  $('sum-platform-label').textContent = fmt(t.summary_platform_fee, { percent: percents.format(q.platform_fee.bps / 10000) });
+  $('sum-platform-label').textContent = format(t.summary_platform_fee, { percent: percents.format(q.platform_fee.bps / 10000) });
   $('sum-platform').textContent = money(q.platform_fee.amount) + ' ' + q.platform_fee.currency;
   $('sum-network').textContent = money(q.network_fee.amount) + ' ' + q.network_fee.currency;
-  $('sum-rate').textContent = fmt(t.summary_rate_value, { rate: money(q.rate) });
+  $('sum-rate').textContent = format(t.summary_rate_value, { rate: money(q.rate) });
   $('sum-out').textContent = money(q.amount_out.amount) + ' ' + q.amount_out.currency;
 }
 
 /** The quote for the amount now entered, fetched when it is not the one shown. */
-async function refreshQuote() {
+async function refreshQuote(): Promise<Quote | null> {
   const value = currentAmount();
   if (amountProblem(value)) {
     quote = null;
@@ -184,7 +181,7 @@ async function refreshQuote() {
   if (quote && quote.amount === value) return quote;
   const seq = ++quoteSeq;
   showSummary(null, t.summary_loading);
-  const res = await api('POST', 'quote', { amount: value });
+  const res = await api<QuoteView>(config, 'POST', 'quote', { amount: value });
   if (seq !== quoteSeq) return null;
   if (!res.ok) {
     quote = null;
@@ -192,7 +189,7 @@ async function refreshQuote() {
     showError(res.error, amountInput ? 'amount' : 'form');
     return null;
   }
-  quote = { amount: value, data: res.data };
+  quote = { amount: value!, data: res.data };
   showSummary(res.data);
   return quote;
 }
@@ -202,42 +199,42 @@ if (amountInput) {
     setError('amount', null);
     clearTimeout(debounce);
     debounce = setTimeout(() => {
-      if (!amountProblem(currentAmount())) refreshQuote();
+      if (!amountProblem(currentAmount())) void refreshQuote();
       else showSummary(null);
     }, 400);
   });
   amountInput.addEventListener('change', () => {
     const problem = amountProblem(currentAmount());
     setError('amount', problem);
-    if (!problem) refreshQuote();
+    if (!problem) void refreshQuote();
   });
 }
 if (destinationInput) destinationInput.addEventListener('input', () => setError('destination', null));
-$('code').addEventListener('input', () => setError('code', null));
-$('phone').addEventListener('input', () => setError('phone', null));
+codeInput.addEventListener('input', () => setError('code', null));
+phoneInput.addEventListener('input', () => setError('phone', null));
 for (const input of inputsOf('provider')) input.addEventListener('change', () => setError('provider', null));
 
 // --- one-time password -------------------------------------------------------------------
 $('send-code').addEventListener('click', async (event) => {
-  const button = event.currentTarget;
+  const button = event.currentTarget as HTMLButtonElement;
   if (button.getAttribute('aria-busy')) return;
-  const phone = normalizePhone($('phone').value);
+  const phone = normalizePhone(phoneInput.value);
   if (!PHONE.test(phone)) {
     setError('phone', t.error_phone);
     return focusField('phone');
   }
   setError('phone', null);
   setBusy(button, true);
-  const res = await api('POST', 'otp', { phone });
+  const res = await api<{ phone: string }>(config, 'POST', 'otp', { phone });
   setBusy(button, false);
   if (!res.ok) return showError(res.error, 'phone');
   codeSentTo = res.data.phone;
   $('code-group').hidden = false;
-  $('code-hint').textContent = fmt(t.code_hint, { phone: codeSentTo });
+  $('code-hint').textContent = format(t.code_hint, { phone: codeSentTo });
   button.textContent = t.resend_code;
-  $('code').value = '';
+  codeInput.value = '';
   setError('code', null);
-  $('code').focus();
+  codeInput.focus();
 });
 
 // --- confirm -------------------------------------------------------------------------------
@@ -266,69 +263,33 @@ form.addEventListener('submit', async (event) => {
   update(res.data.transaction);
 });
 
-// One key for this page's order: a confirmation the service refused did not use it, and a
-// repeat of one it took (its answer lost) is refused as a duplicate instead of ordering twice.
 const idempotencyKey = crypto.randomUUID();
 
-/** Where an order endpoint error belongs: the field its "name: " prefix or its code names. */
-const ORDER_FIELDS = { provider: 'provider', phone: 'phone', amount: 'amount', destination_address: 'destination' };
-const ORDER_CODES = { PHONE_NOT_VERIFIED: 'code', AMOUNT_OUT_OF_RANGE: 'amount' };
-function placeOrderError(error) {
-  const match = /^(\w+): (.*)$/s.exec(error.message);
-  if (match && Object.hasOwn(ORDER_FIELDS, match[1])) {
-    return { ...error, field: ORDER_FIELDS[match[1]], message: match[2].charAt(0).toUpperCase() + match[2].slice(1) };
-  }
-  return Object.hasOwn(ORDER_CODES, error.code) ? { ...error, field: ORDER_CODES[error.code] } : error;
-}
-
-/** A merchant's order, confirmed at the widget backend with the customer's session. */
-async function createOrder(body) {
-  const order = config.order;
-  try {
-    const res = await fetch(order.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-api-key': order.api_key,
-        'x-session-id': order.session_id,
-        'x-session-token': order.session_token,
-        'x-idempotency-key': idempotencyKey,
-      },
-      body: JSON.stringify({ transaction_id: tx.id, ...body }),
-      cache: 'no-store',
-      credentials: 'omit',
-    });
-    const json = await res.json().catch(() => null);
-    if (res.ok && json) return { ok: true, data: json.data };
-    return { ok: false, error: placeOrderError((json && json.error) || { code: 'INTERNAL_ERROR', message: t.error_network }) };
-  } catch {
-    return { ok: false, error: { code: 'NETWORK', message: t.error_network } };
-  }
-}
-
 /** Checks the code (once per number), then finishes the form: a merchant's order at the widget backend, else through the page's API. */
-async function confirm(q) {
+async function confirm(q: Quote): Promise<ApiResult<{ transaction: Transaction }>> {
   if (verifiedPhone !== codeSentTo) {
-    const verified = await api('POST', 'verify', { phone: codeSentTo, code: $('code').value.trim() });
+    const verified = await api<unknown>(config, 'POST', 'verify', { phone: codeSentTo, code: codeInput.value.trim() });
     if (!verified.ok) return verified;
     verifiedPhone = codeSentTo;
   }
-  const body = { provider: provider(), phone: codeSentTo };
+  const body: Record<string, unknown> = { provider: provider(), phone: codeSentTo };
   if (amountInput) body.amount = q.amount;
   if (destinationInput) body.destination_address = destinationInput.value.trim().toUpperCase();
-  return config.order ? createOrder(body) : api('POST', 'complete', body);
+  return config.order
+    ? createOrder(config, config.order, idempotencyKey, { transaction_id: tx.id, ...body })
+    : api(config, 'POST', 'complete', body);
 }
 
-function showProgress(transaction, q) {
+function showProgress(transaction: Transaction, q: QuoteView) {
   form.hidden = true;
   $('progress').hidden = false;
   if (deposit) {
-    const label = form.querySelector('input[name=provider]:checked').parentElement.textContent.trim();
+    const label = form.querySelector('input[name=provider]:checked')!.parentElement!.textContent!.trim();
     $('progress-heading').textContent = t.approve_heading;
-    $('progress-text').textContent = fmt(t.approve_text, { amount: money(q.amount_in.amount), phone: codeSentTo, provider: label });
+    $('progress-text').textContent = format(t.approve_text, { amount: money(q.amount_in.amount), phone: codeSentTo!, provider: label });
   } else {
     $('progress-heading').textContent = t.send_heading;
-    $('progress-text').textContent = fmt(t.send_text, { amount: transaction.amount_in });
+    $('progress-text').textContent = format(t.send_text, { amount: String(transaction.amount_in) });
     $('send-address').textContent = transaction.withdraw_anchor_account || '';
     $('send-memo').textContent = transaction.withdraw_memo || '';
     $('send-details').hidden = false;
@@ -336,17 +297,17 @@ function showProgress(transaction, q) {
   $('progress-heading').focus();
 }
 
-for (const button of document.querySelectorAll('[data-copy]')) {
+for (const button of document.querySelectorAll<HTMLElement>('[data-copy]')) {
   button.addEventListener('click', async () => {
-    const source = $(button.dataset.copy);
+    const source = $(button.dataset.copy!);
     let copied = false;
     try {
-      await navigator.clipboard.writeText(source.textContent);
+      await navigator.clipboard.writeText(source.textContent ?? '');
       copied = true;
     } catch {
       const range = document.createRange();
       range.selectNodeContents(source);
-      const selection = window.getSelection();
+      const selection = window.getSelection()!;
       selection.removeAllRanges();
       selection.addRange(range);
     }
@@ -355,16 +316,17 @@ for (const button of document.querySelectorAll('[data-copy]')) {
 }
 
 // --- status --------------------------------------------------------------------------------
-function statusText(transaction) {
+function statusText(transaction: Transaction): string {
   const status = transaction.status;
   if (status === 'error') {
-    return transaction.message ? fmt(t.status_error_message, { message: transaction.message }) : t.status_error;
+    return transaction.message ? format(t.status_error_message, { message: transaction.message }) : t.status_error;
   }
-  return t['status_' + status + '_' + config.kind] || t['status_' + status] || status;
+  const texts = t as unknown as Record<string, string | undefined>;
+  return texts['status_' + status + '_' + config.kind] || texts['status_' + status] || status;
 }
 
 /** Takes the newest transaction object; a status not seen before is shown and reported. */
-function update(next) {
+function update(next: Transaction) {
   if (seen.has(next.status)) {
     if (next.status === tx.status) tx = next;
     return;
@@ -383,7 +345,7 @@ function finish() {
     const url = new URL(config.redirectUrl);
     url.searchParams.set('transaction_id', tx.id);
     url.searchParams.set('status', tx.status);
-    $('back-link').href = url.href;
+    $<HTMLAnchorElement>('back-link').href = url.href;
     $('back').hidden = false;
   }
 }
@@ -391,7 +353,7 @@ function finish() {
 // Statuses can pass between two polls (the anchor sends the USDC 2 s after the cedis arrive):
 // the API returns each status since the one last seen, so that every one is reported.
 async function poll() {
-  const res = await api('GET', 'transaction?since=' + encodeURIComponent(tx.status));
+  const res = await api<{ history: Transaction[] }>(config, 'GET', 'transaction?since=' + encodeURIComponent(tx.status));
   if (res.ok) for (const each of res.data.history) update(each);
   if (!TERMINAL.includes(tx.status)) pollTimer = setTimeout(poll, config.pollMs);
 }
@@ -401,6 +363,4 @@ $('status').textContent = statusText(tx);
 report(tx);
 if (TERMINAL.includes(tx.status)) finish();
 else pollTimer = setTimeout(poll, config.pollMs);
-if (!amountInput) refreshQuote();
-})();
-`;
+if (!amountInput) void refreshQuote();
