@@ -10,4 +10,6 @@ export const styles =
   'h2{margin:0 auto 0 1em;font-size:1em}' +
   'header{display:flex;align-items:center}' +
   'iframe{flex:1;border:0}' +
-  'p{color:#b42318}';
+  'p{color:#b42318}' +
+  // Busy: dimmed, and the status text beside it says why.
+  '[aria-busy=true]{opacity:.7;cursor:progress}';

@@ -66,6 +66,7 @@ const rampError = (code: RampError['code'], message: string, transaction?: RampT
  *
  * @csspart button - The open button.
  * @csspart wallet - The "Connect wallet" button (Freighter), on a buy without `destination`.
+ * @csspart status - The loading text shown while your backend answers (a live region).
  * @csspart message - The error text.
  * @csspart continue - The button that opens the popup when the browser blocked it.
  * @csspart dialog - The modal dialog of iframe mode.
@@ -139,7 +140,7 @@ export class RampWidget extends Base {
   #win?: Window | null;
   #trigger?: HTMLElement | null;
   #open = false;
-  /** Waiting for the merchant backend (the button is busy). */
+  /** Waiting for your backend's session: the button is busy, and a click starts nothing. */
   #busy = false;
   /** What `open()` returned last: a call while the flow is opening or open gets it too. */
   #result?: Promise<RampResult>;
@@ -211,6 +212,7 @@ export class RampWidget extends Base {
 
   async #start() {
     this.#busy = true;
+    this.#update();
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
@@ -242,6 +244,7 @@ export class RampWidget extends Base {
       return this.#fail('session_failed', `Session: ${(error as Error).message}`);
     } finally {
       this.#busy = false;
+      this.#update();
     }
     this.#id = session.id;
     this.#tx = undefined;
@@ -323,7 +326,9 @@ export class RampWidget extends Base {
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
     // The iframe's sandbox grants what the interactive page uses: scripts, its own origin (its API,
     // and the origin its messages carry) and forms; never top navigation, popups, modals or downloads.
-    return html`<button part="button" ?disabled=${this.#secret} @click=${this.#click}><slot>${title}</slot></button> ${
+    // While your backend answers, the button stays focusable (a disabled one would drop focus)
+    // but is busy and ignores clicks; the status region next to it says why, to eyes and ears.
+    return html`<button part="button" ?disabled=${this.#secret} aria-busy=${this.#busy} aria-disabled=${this.#busy} @click=${this.#click}><slot>${title}</slot></button><span part="status" role="status">${this.#busy ? 'Loading…' : ''}</span> ${
       this.flow == 'buy' && (!this.destination || wallet)
         ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}</button>`
         : nothing
