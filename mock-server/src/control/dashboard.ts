@@ -1,5 +1,6 @@
 /**
- * What the dashboard (`GET /_mock/`, handlers/dashboard) shows, as one JSON snapshot:
+ * What the dashboard shows, as one JSON snapshot, and the dashboard itself:
+ *   GET /_mock/             the page (../handlers/dashboard)
  *   GET /_mock/snapshot     the whole simulated world, newest records first, each with its
  *                           history of state changes (../history.ts); an ETag lets a poller
  *                           ask again cheaply (304 while nothing changed)
@@ -14,84 +15,8 @@ import { NEEDS_INFO_FIELDS, PROCESSING_SECONDS } from '../customers.js';
 import { historyOf } from '../history.js';
 import { route } from '../http/respond.js';
 import { PROMPT_DECLINE_SECONDS, PROMPT_TIMEOUT_SECONDS, TEST_PHONES } from '../mobile-money.js';
-import type { DeliveryRecord } from '../store.js';
-
-/** One entry of a record's history; the first is its creation (`from` null). */
-export interface HistoryEntry {
-  field: string;
-  from: string | null;
-  to: string;
-  event: string;
-  /** Clock time, ISO 8601. */
-  at: string;
-}
-
-export interface DashboardSnapshot {
-  clock: { now: string; kind: 'real' | 'manual' };
-  /** Each number that was sent a code or a prompt: its SMS inbox and its Mobile Money prompts, newest first. */
-  phones: {
-    number: string;
-    sms: { id: string; code: string; purpose: string; sent_at: string; expires_at: string; used: boolean }[];
-    prompts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null }[];
-  }[];
-  merchants: {
-    id: string;
-    name: string;
-    email: string;
-    status: string;
-    kyb_status: string;
-    ramp_enabled: boolean;
-    webhook_url: string | null;
-    created_at: string;
-    history: HistoryEntry[];
-  }[];
-  /** Prefixes only: a key's text is shown once to its owner and never kept. */
-  keys: { id: string; owner: string; kind: string; prefix: string; active: boolean; created_at: string }[];
-  customers: { id: string; merchant_id: string | null; name: string; email: string; status: string; verified_phones: string[]; created_at: string; history: HistoryEntry[] }[];
-  /** The ramp API's phone KYC records. */
-  phone_kyc: { id: string; merchant_id: string; phone: string; status: string; created_at: string; history: HistoryEntry[] }[];
-  /** What a test sets up to reach each outcome (docs/guides/testing-with-the-mock.md). */
-  triggers: { kyc: { last_name: string; outcome: string }[]; phones: { number: string; outcome: string }[] };
-  transactions: {
-    id: string;
-    kind: string;
-    status: string;
-    merchant_id: string | null;
-    amount: number | null;
-    currency: string;
-    phone: string | null;
-    message: string | null;
-    started_at: string;
-    history: HistoryEntry[];
-  }[];
-  ramp_orders: {
-    id: string;
-    reference: string;
-    type: string;
-    status: string;
-    merchant_id: string;
-    fiat_amount: number;
-    crypto_amount: number;
-    phone: string;
-    failure_reason: string | null;
-    created_at: string;
-    history: HistoryEntry[];
-  }[];
-  checkout_sessions: {
-    id: string;
-    reference: string;
-    status: string;
-    organization_id: string;
-    amount: number;
-    final_amount: number;
-    currency: string;
-    created_at: string;
-    expires_at: string;
-    history: HistoryEntry[];
-  }[];
-  /** As control.webhooks.list() gives them: each attempt's request as sent and the answer. */
-  webhooks: DeliveryRecord[];
-}
+import { dashboardPageHandlers } from '../handlers/dashboard/index.js';
+import type { DashboardSnapshot, DeliveryView, HistoryEntry } from '../handlers/dashboard/model.js';
 
 const newestFirst = <T>(values: Iterable<T>) => [...values].reverse();
 
@@ -106,7 +31,7 @@ function historyWith(record: { status: string }, createdAt: string): HistoryEntr
   ];
 }
 
-export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryRecord[] }) {
+export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryView[] }) {
   const snapshot = (): DashboardSnapshot => {
     const { store } = ctx;
     const phones = new Map<string, DashboardSnapshot['phones'][number]>();
@@ -222,6 +147,7 @@ export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryR
 
   const api = { snapshot };
   const handlers = [
+    ...dashboardPageHandlers(ctx, snapshot),
     http.get(
       `${ctx.urls.control}/snapshot`,
       route(ctx, 'envelope', async ({ request }) => {

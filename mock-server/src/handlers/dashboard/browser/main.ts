@@ -1,0 +1,471 @@
+/**
+ * The dashboard's script, sent inline and bundled by mock-server/scripts/browser-scripts.ts.
+ * It renders the snapshot that the page carries into the page's sections, asks
+ * `GET /_mock/snapshot` for news every `pollMs` (304 while nothing changed; see docs/choices.md
+ * for why polling), and turns its buttons into control calls. Everything is built with DOM
+ * calls and text nodes, never HTML strings, so a record's text cannot become markup.
+ * A section is redrawn only when its part of the snapshot changed, keeping the focused control
+ * and the open disclosures, so that live updates do not take a keyboard user's place away.
+ */
+import type { DashboardConfig, DashboardSnapshot, DeliveryView, HistoryEntry } from '../model.js';
+
+type Child = Node | string | null | undefined | false;
+type Props = Record<string, string | number | boolean | undefined>;
+
+/** An element with attributes and children (strings become text nodes). */
+function h(tag: string, props: Props = {}, ...children: Child[]): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === false) continue;
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) element.append(child);
+  return element;
+}
+
+function $<E extends HTMLElement = HTMLElement>(id: string): E {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`#${id} is missing`);
+  return element as E;
+}
+
+const config = JSON.parse($('dashboard-config').textContent ?? '') as DashboardConfig;
+const announce = $('announce');
+
+/** `2026-03-02 10:00:12 UTC`: the mock's clock time, as the control API gives it. */
+const time = (iso: string | null | undefined) => (iso ? `${iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '')} UTC` : '—');
+const amount = (n: number | null) => (n === null ? '—' : n.toFixed(2));
+const empty = (text: string) => h('p', { class: 'empty' }, text);
+const status = (text: string) => h('span', { class: 'status' }, text);
+
+/** A button whose click the page sends to the control API (see `act`). */
+function action(label: string, act: string, id: string, secondary = false, extra: Props = {}) {
+  return h('button', { type: 'button', class: secondary ? 'secondary' : undefined, 'data-action': act, 'data-id': id, 'data-key': `${act}:${id}`, ...extra }, label);
+}
+
+function table(caption: string, head: string[], rows: HTMLElement[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'scroll' },
+    h('table', {}, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, ...rows)),
+  );
+}
+
+const row = (key: string, ...cells: Child[]) => h('tr', { 'data-row': key }, ...cells.map((c) => h('td', {}, c)));
+
+/** A record's history in a disclosure: each change with its clock time. */
+function history(key: string, entries: HistoryEntry[]): HTMLElement {
+  const changes = entries.length - 1;
+  return h(
+    'details',
+    { 'data-key': `history:${key}` },
+    h('summary', { 'data-key': `history-summary:${key}` }, `History (${changes} ${changes === 1 ? 'change' : 'changes'})`),
+    h(
+      'ol',
+      {},
+      ...entries.map((e) =>
+        h(
+          'li',
+          {},
+          h('time', { datetime: e.at }, time(e.at)),
+          ': ',
+          e.from === null ? `created as ${e.to}` : `${e.field === 'status' ? '' : `${e.field} `}${e.from} → ${e.to} (${e.event})`,
+        ),
+      ),
+    ),
+  );
+}
+
+function phones(s: DashboardSnapshot): Node[] {
+  if (s.phones.length === 0) return [empty('No code or prompt has been sent to a phone yet.')];
+  return s.phones.map((p) =>
+    h(
+      'article',
+      { class: 'phone', 'aria-label': `Phone ${p.number}`, 'data-phone': p.number },
+      h('h3', {}, `Phone ${p.number}`),
+      h('h4', {}, 'SMS inbox'),
+      p.sms.length === 0
+        ? empty('No SMS.')
+        : h(
+            'ul',
+            {},
+            ...p.sms.map((m) =>
+              h(
+                'li',
+                { 'data-sms': m.id },
+                'Code ',
+                h('span', { class: 'code' }, m.code),
+                ` for ${m.purpose}, sent ${time(m.sent_at)}, expires ${time(m.expires_at)}${m.used ? ' (used)' : ''}`,
+              ),
+            ),
+          ),
+      h('h4', {}, 'Mobile Money prompts'),
+      p.prompts.length === 0
+        ? empty('No prompt.')
+        : h(
+            'ul',
+            {},
+            ...p.prompts.map((c) =>
+              h(
+                'li',
+                { 'data-prompt': c.id },
+                `${c.provider.toUpperCase()}: pay GHS ${amount(c.amount)} for ${c.owner}, sent ${time(c.sent_at)} `,
+                status(c.status),
+                c.settled_at ? ` at ${time(c.settled_at)}` : '',
+                c.status === 'pending' &&
+                  h(
+                    'span',
+                    { class: 'actions' },
+                    action('Approve', 'approve', c.id),
+                    action('Decline', 'decline', c.id, true),
+                    action('Let it time out', 'timeout', c.id, true),
+                  ),
+              ),
+            ),
+          ),
+    ),
+  );
+}
+
+function merchants(s: DashboardSnapshot): Node[] {
+  if (s.merchants.length === 0) return [empty('No merchant yet.')];
+  return [
+    table(
+      'Merchants',
+      ['Name', 'Status', 'KYB', 'Ramp', 'Webhook URL', 'History'],
+      s.merchants.map((m) =>
+        row(
+          m.id,
+          h('span', {}, m.name, h('br'), h('small', {}, m.email), h('br'), h('code', {}, m.id)),
+          status(m.status),
+          m.kyb_status,
+          m.ramp_enabled ? 'enabled' : 'not enabled',
+          m.webhook_url ?? '—',
+          history(`merchant:${m.id}`, m.history),
+        ),
+      ),
+    ),
+  ];
+}
+
+function keys(s: DashboardSnapshot): Node[] {
+  if (s.keys.length === 0) return [empty('No key yet.')];
+  return [
+    table(
+      'API keys',
+      ['Prefix', 'Kind', 'Owner', 'Active', 'Created'],
+      s.keys.map((k) => row(k.id, h('code', {}, `${k.prefix}…`), k.kind, h('code', {}, k.owner), k.active ? 'yes' : 'no', time(k.created_at))),
+    ),
+  ];
+}
+
+const KYC_STATUSES = ['ACCEPTED', 'PROCESSING', 'NEEDS_INFO', 'REJECTED'];
+/** What the viewer picked in a status select and has not sent yet, so that a redraw keeps it. */
+const chosen = new Map<string, string>();
+
+function customers(s: DashboardSnapshot): Node[] {
+  const out: Node[] = [];
+  if (s.customers.length === 0) out.push(empty('No customer yet.'));
+  else
+    out.push(
+      table(
+        'Customers',
+        ['Customer', 'KYC status', 'Verified phones', 'History', 'Set the status'],
+        s.customers.map((c) => {
+          const selectId = `status-${c.id}`;
+          const picked = chosen.get(selectId) ?? c.status;
+          return row(
+            c.id,
+            h('span', {}, c.name || '—', h('br'), h('small', {}, c.email), h('br'), h('code', {}, c.id)),
+            status(c.status),
+            c.verified_phones.join(', ') || '—',
+            history(`customer:${c.id}`, c.history),
+            h(
+              'span',
+              { class: 'inline' },
+              h('label', { for: selectId, class: 'visually-hidden' }, `New KYC status of ${c.name || c.id}`),
+              h('select', { id: selectId, 'data-key': `select:${c.id}` }, ...KYC_STATUSES.map((v) => h('option', { value: v, selected: v === picked }, v))),
+              action('Set status', 'set-status', c.id, true, { 'aria-label': `Set status of ${c.name || c.id}` }),
+            ),
+          );
+        }),
+      ),
+    );
+  if (s.phone_kyc.length > 0) {
+    out.push(
+      h('h3', {}, 'Phone KYC (ramp API)'),
+      table(
+        'Phone KYC',
+        ['Phone', 'Status', 'Merchant', 'History'],
+        s.phone_kyc.map((k) => row(k.id, k.phone, status(k.status), h('code', {}, k.merchant_id), history(`kyc:${k.id}`, k.history))),
+      ),
+    );
+  }
+  return out;
+}
+
+function triggers(s: DashboardSnapshot): Node[] {
+  return [
+    h('h3', {}, 'Customer last_name'),
+    table('KYC triggers', ['last_name', 'Outcome'], s.triggers.kyc.map((t) => row(t.last_name, h('code', {}, t.last_name), t.outcome))),
+    h('h3', {}, 'Mobile Money numbers'),
+    table('Phone triggers', ['Number', 'Outcome'], s.triggers.phones.map((t) => row(t.number, h('code', {}, t.number), t.outcome))),
+  ];
+}
+
+function transactions(s: DashboardSnapshot): Node[] {
+  if (s.transactions.length === 0) return [empty('No transaction yet.')];
+  return [
+    table(
+      'Transactions',
+      ['Transaction', 'Kind', 'Status', 'Amount', 'Phone', 'Started', 'History'],
+      s.transactions.map((t) =>
+        row(
+          t.id,
+          h('span', {}, h('code', {}, t.id), t.message ? h('small', {}, h('br'), t.message) : null),
+          t.kind === 'deposit' ? 'buy (deposit)' : 'sell (withdrawal)',
+          status(t.status),
+          t.amount === null ? '—' : `${amount(t.amount)} ${t.currency}`,
+          t.phone ?? '—',
+          time(t.started_at),
+          history(`transaction:${t.id}`, t.history),
+        ),
+      ),
+    ),
+  ];
+}
+
+function rampOrders(s: DashboardSnapshot): Node[] {
+  if (s.ramp_orders.length === 0) return [empty('No ramp order yet.')];
+  return [
+    table(
+      'Ramp orders',
+      ['Reference', 'Type', 'Status', 'GHS', 'USDC', 'Phone', 'Created', 'History'],
+      s.ramp_orders.map((o) =>
+        row(
+          o.id,
+          h('span', {}, h('code', {}, o.reference), o.failure_reason ? h('small', {}, h('br'), o.failure_reason) : null),
+          o.type,
+          status(o.status),
+          amount(o.fiat_amount),
+          amount(o.crypto_amount),
+          o.phone,
+          time(o.created_at),
+          history(`ramp:${o.id}`, o.history),
+        ),
+      ),
+    ),
+  ];
+}
+
+function checkoutSessions(s: DashboardSnapshot): Node[] {
+  if (s.checkout_sessions.length === 0) return [empty('No checkout session yet.')];
+  return [
+    table(
+      'Checkout sessions',
+      ['Reference', 'Status', 'Amount', 'Paid', 'Created', 'Expires', 'History'],
+      s.checkout_sessions.map((c) =>
+        row(
+          c.id,
+          h('span', {}, h('code', {}, c.reference), h('br'), h('small', {}, c.id)),
+          status(c.status),
+          `${c.amount} ${c.currency}`,
+          `${c.final_amount} ${c.currency}`,
+          time(c.created_at),
+          time(c.expires_at),
+          history(`checkout:${c.id}`, c.history),
+        ),
+      ),
+    ),
+  ];
+}
+
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+
+function attempt(d: DeliveryView, a: DeliveryView['attempts'][number], n: number): HTMLElement {
+  const outcome = a.status !== undefined ? `answered HTTP ${a.status}` : `failed: ${a.error ?? 'no answer'}`;
+  const timing = a.duration_ms === undefined ? '' : ` in ${a.duration_ms} ms`;
+  const retry = a.next_attempt_at ? `; next retry ${time(a.next_attempt_at)}` : '';
+  return h(
+    'li',
+    {},
+    `Sent ${time(a.at)}${a.manual ? ' (on request)' : ''}, ${outcome}${timing}${retry}`,
+    a.request &&
+      h(
+        'details',
+        { 'data-key': `request:${d.id}:${n}` },
+        h('summary', { 'data-key': `request-summary:${d.id}:${n}` }, `Request of attempt ${n}`),
+        h('pre', {}, headerLines(a.request.headers)),
+        h('pre', {}, a.request.body),
+      ),
+    a.response &&
+      h(
+        'details',
+        { 'data-key': `response:${d.id}:${n}` },
+        h('summary', { 'data-key': `response-summary:${d.id}:${n}` }, `Response to attempt ${n}`),
+        h('pre', {}, headerLines(a.response.headers)),
+        h('pre', {}, a.response.body + (a.response.truncated ? '\n… (cut)' : '')),
+      ),
+  );
+}
+
+/** Each delivery with its attempts; Redeliver sends one more attempt now (control.webhooks.redeliver). */
+function webhooks(s: DashboardSnapshot): Node[] {
+  if (s.webhooks.length === 0) return [empty('No webhook sent yet.')];
+  return s.webhooks.map((d) =>
+    h(
+      'article',
+      { 'data-delivery': d.id, 'aria-label': `Webhook ${d.event} to ${d.url}` },
+      h('h3', {}, `${d.event} to ${d.url}`),
+      h(
+        'dl',
+        {},
+        h('dt', {}, 'State'),
+        h('dd', {}, status(d.state)),
+        h('dt', {}, 'Kind'),
+        h('dd', {}, d.kind),
+        h('dt', {}, 'Event id'),
+        h('dd', {}, h('code', {}, d.event_id)),
+        h('dt', {}, 'Created'),
+        h('dd', {}, time(d.created_at)),
+        h('dt', {}, 'Next retry'),
+        h('dd', {}, d.next_attempt_at ? time(d.next_attempt_at) : 'none'),
+      ),
+      h('p', {}, action('Redeliver', 'redeliver', d.id, true, { 'aria-label': `Redeliver ${d.event} to ${d.url}` })),
+      h('details', { 'data-key': `body:${d.id}` }, h('summary', { 'data-key': `body-summary:${d.id}` }, 'Body as sent'), h('pre', {}, d.body)),
+      h('h4', {}, `Attempts (${d.attempts.length})`),
+      d.attempts.length === 0 ? empty('None yet.') : h('ol', {}, ...d.attempts.map((a, i) => attempt(d, a, i + 1))),
+    ),
+  );
+}
+
+const SECTIONS: Record<string, (s: DashboardSnapshot) => Node[]> = {
+  phones,
+  transactions,
+  'ramp-orders': rampOrders,
+  'checkout-sessions': checkoutSessions,
+  webhooks,
+  customers,
+  triggers,
+  merchants,
+  keys,
+};
+/** The JSON of each section's part of the last snapshot drawn. */
+const drawn = new Map<string, string>();
+const PARTS: Record<string, (s: DashboardSnapshot) => unknown> = {
+  phones: (s) => s.phones,
+  transactions: (s) => s.transactions,
+  'ramp-orders': (s) => s.ramp_orders,
+  'checkout-sessions': (s) => s.checkout_sessions,
+  webhooks: (s) => s.webhooks,
+  customers: (s) => [s.customers, s.phone_kyc],
+  triggers: (s) => s.triggers,
+  merchants: (s) => s.merchants,
+  keys: (s) => s.keys,
+};
+
+/** Replaces a section's content, keeping the focused control (or the section's heading) and the open disclosures. */
+function redraw(container: HTMLElement, nodes: Node[]) {
+  const active = document.activeElement;
+  const focusKey = active instanceof HTMLElement && container.contains(active) ? (active.dataset.key ?? '') : null;
+  const open = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset.key));
+  container.replaceChildren(...nodes);
+  for (const d of container.querySelectorAll<HTMLDetailsElement>('details')) if (open.has(d.dataset.key)) d.open = true;
+  if (focusKey === null) return;
+  const again = focusKey ? [...container.querySelectorAll<HTMLElement>('[data-key]')].find((e) => e.dataset.key === focusKey) : undefined;
+  (again ?? $(`${container.id}-heading`)).focus();
+}
+
+function render(s: DashboardSnapshot) {
+  $('clock-now').textContent = time(s.clock.now);
+  $('clock-kind').textContent = s.clock.kind === 'manual' ? 'manual: stands still until advanced' : 'real: follows the wall clock';
+  for (const [id, draw] of Object.entries(SECTIONS)) {
+    const part = JSON.stringify(PARTS[id]!(s));
+    if (drawn.get(id) === part) continue;
+    drawn.set(id, part);
+    redraw($(id), draw(s));
+  }
+}
+
+let etag: string | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks for the snapshot (304 while nothing changed) and asks again after pollMs. */
+async function refresh() {
+  clearTimeout(timer);
+  try {
+    const res = await fetch(`${config.control}/snapshot`, { headers: etag ? { 'if-none-match': etag } : {}, cache: 'no-store' });
+    if (res.status === 200) {
+      etag = res.headers.get('etag');
+      render((await res.json()) as DashboardSnapshot);
+    }
+  } catch {
+    // The mock stopped or restarts: keep asking.
+  } finally {
+    timer = setTimeout(refresh, config.pollMs);
+  }
+}
+
+/** A control call; says in the live region what happened, and draws the news at once. */
+async function control(method: 'POST' | 'PUT', path: string, body: unknown, done: string) {
+  try {
+    const res = await fetch(`${config.control}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    if (res.ok) announce.textContent = done;
+    else {
+      const error = ((await res.json().catch(() => ({}))) as { error?: { message?: string } }).error;
+      announce.textContent = `Refused (${res.status}): ${error?.message ?? res.statusText}`;
+    }
+  } catch {
+    announce.textContent = 'The mock did not answer.';
+  }
+  await refresh();
+}
+
+const ACTIONS: Record<string, (id: string) => Promise<void>> = {
+  approve: (id) => control('POST', `/mobile-money/${encodeURIComponent(id)}/approve`, {}, `Prompt ${id} approved.`),
+  decline: (id) => control('POST', `/mobile-money/${encodeURIComponent(id)}/decline`, {}, `Prompt ${id} declined.`),
+  timeout: (id) => control('POST', `/mobile-money/${encodeURIComponent(id)}/timeout`, {}, `Prompt ${id} timed out.`),
+  'set-status': (id) => {
+    const value = $<HTMLSelectElement>(`status-${id}`).value;
+    chosen.delete(`status-${id}`);
+    return control('PUT', `/customers/${encodeURIComponent(id)}/status`, { status: value }, `Customer ${id} is now ${value}.`);
+  },
+  redeliver: (id) => control('POST', `/webhooks/${encodeURIComponent(id)}/redeliver`, {}, `Webhook ${id} sent again.`),
+};
+
+/** Calls under way, by button key: a second press waits. (Not `disabled`, which would drop the focus.) */
+const busy = new Set<string>();
+
+document.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-action]') : null;
+  const run = button && ACTIONS[button.dataset.action ?? ''];
+  const key = button?.dataset.key ?? '';
+  if (!button || !run || busy.has(key)) return;
+  busy.add(key);
+  button.setAttribute('aria-disabled', 'true');
+  void run(button.dataset.id ?? '').finally(() => {
+    busy.delete(key);
+    button.removeAttribute('aria-disabled');
+  });
+});
+
+document.addEventListener('change', (event) => {
+  if (event.target instanceof HTMLSelectElement && event.target.id.startsWith('status-')) chosen.set(event.target.id, event.target.value);
+});
+
+$<HTMLFormElement>('advance-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const value = Number($<HTMLInputElement>('advance-amount').value);
+  const seconds = value * Number($<HTMLSelectElement>('advance-unit').value);
+  if (!Number.isFinite(seconds) || seconds < 0 || $<HTMLInputElement>('advance-amount').value.trim() === '') {
+    announce.textContent = 'Enter how much to advance, a number of at least 0.';
+    return;
+  }
+  void control('POST', '/clock/advance', { seconds }, `Clock advanced by ${value} ${$<HTMLSelectElement>('advance-unit').selectedOptions[0]?.textContent ?? ''}.`);
+});
+
+render(config.snapshot);
+timer = setTimeout(refresh, config.pollMs);

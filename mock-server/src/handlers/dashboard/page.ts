@@ -1,0 +1,69 @@
+/**
+ * The dashboard's HTML: a landmark and a heading per section, the clock's form, and empty
+ * containers that the script (./browser/main.ts) fills from the snapshot and keeps up to date.
+ * Every control is a native button, input, select or summary, so the keyboard reaches and
+ * works each; results of actions are announced in a polite live region.
+ */
+import type { DashboardConfig } from './model.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const esc = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** JSON that is safe inside a `<script type="application/json">` element. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** A section with its heading and the container the script fills. */
+const section = (id: string, title: string, intro = '', wide = false) => `<section aria-labelledby="${id}-heading"${wide ? ' class="wide"' : ''}>
+<h2 id="${id}-heading" tabindex="-1">${esc(title)}</h2>
+${intro ? `<p>${esc(intro)}</p>` : ''}<div id="${id}"></div>
+</section>`;
+
+export function renderDashboard(config: DashboardConfig, css: string, script: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sikaramp mock dashboard</title>
+<style>${css}</style>
+</head>
+<body>
+<header>
+<h1>Sikaramp mock dashboard</h1>
+<p>Test data only. It updates itself while the mock runs; the buttons are the control API's calls.</p>
+</header>
+<main>
+<section aria-labelledby="clock-heading" class="wide">
+<h2 id="clock-heading">Clock</h2>
+<p>Now: <strong id="clock-now"></strong> <span id="clock-kind" class="status"></span></p>
+<form id="advance-form" class="inline" novalidate>
+<label for="advance-amount">Advance by</label>
+<input id="advance-amount" name="amount" type="number" min="0" step="any" value="60" required>
+<label for="advance-unit">Unit</label>
+<select id="advance-unit" name="unit">
+<option value="1">seconds</option>
+<option value="60">minutes</option>
+<option value="3600">hours</option>
+<option value="86400">days</option>
+</select>
+<button type="submit" id="advance">Advance the clock</button>
+</form>
+<p id="announce" role="status" aria-live="polite"></p>
+<noscript><p>The dashboard needs JavaScript.</p></noscript>
+</section>
+${section('phones', 'Virtual phones', 'One-time codes sent by SMS, and Mobile Money prompts to answer as the customer would.', true)}
+${section('transactions', 'Widget and anchor transactions', '', true)}
+${section('ramp-orders', 'Ramp orders', '', true)}
+${section('checkout-sessions', 'Checkout sessions', '', true)}
+${section('webhooks', 'Webhook deliveries', 'Each attempt as sent and as answered.', true)}
+${section('customers', 'Customers (KYC)')}
+${section('triggers', 'Test triggers')}
+${section('merchants', 'Merchants')}
+${section('keys', 'API keys', 'Prefixes only: a key is shown once to its owner and never kept.')}
+</main>
+<script type="application/json" id="dashboard-config">${scriptJson(config)}</script>
+<script>${script}</script>
+</body>
+</html>`;
+}
