@@ -7,6 +7,7 @@
 import { http, HttpResponse } from 'msw';
 import type { MockContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
+import { html, type SafeHtml } from '../../http/html.js';
 import type { CheckoutSessionStatus } from '../../machines/checkout-session.js';
 import type { GatewaySession } from '../../state/checkout.js';
 import { findCheckoutSession, settleSession } from '../gateway/gateway.js';
@@ -16,9 +17,6 @@ export const OUTCOMES = { succeed: 'completed', fail: 'failed', cancel: 'cancell
   string,
   Exclude<CheckoutSessionStatus, 'pending'>
 >;
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -33,16 +31,16 @@ export function returnUrl(session: GatewaySession): string {
   return url.toString();
 }
 
-function page(title: string, body: string, status = 200) {
-  const html = `<!doctype html>
+function page(title: string, body: SafeHtml, status = 200) {
+  const text = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${title}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a;overflow-wrap:anywhere}
 @media (max-width:30rem){body{margin-top:1rem}h1{font-size:1.5rem}}
 .amount{font-size:2rem;font-weight:600}form{display:flex;gap:.5rem;flex-wrap:wrap}button{font:inherit;min-height:2.75rem;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #888;cursor:pointer}
 button[value=succeed]{background:#0a7c3f;color:#fff;border-color:#0a7c3f}.note{color:#555;font-size:.875rem}</style></head>
-<body><main>${body}</main></body></html>`;
-  return new HttpResponse(html, { status, headers: HEADERS });
+<body><main>${body}</main></body></html>`.text;
+  return new HttpResponse(text, { status, headers: HEADERS });
 }
 
 const formatAmount = (s: GatewaySession) => `${s.currency} ${(s.amount / 100).toFixed(2)}`;
@@ -50,29 +48,29 @@ const formatAmount = (s: GatewaySession) => `${s.currency} ${(s.amount / 100).to
 function checkoutForm(session: GatewaySession) {
   return page(
     `Pay ${formatAmount(session)}`,
-    `<h1>Sikaramp test checkout</h1>
-<p>Pay <span class="amount">${escape(formatAmount(session))}</span> to ${escape(session.recipient.name)}</p>
+    html`<h1>Sikaramp test checkout</h1>
+<p>Pay <span class="amount">${formatAmount(session)}</span> to ${session.recipient.name}</p>
 <p class="note">Test mode: no money moves. Choose what the payment does.</p>
 <form method="post">
 <button name="outcome" value="succeed">Pay (succeed)</button>
 <button name="outcome" value="fail">Fail</button>
 <button name="outcome" value="cancel">Cancel</button>
 </form>
-<p class="note">Reference ${escape(session.reference)}</p>`,
+<p class="note">Reference ${session.reference}</p>`,
   );
 }
 
 function finished(session: GatewaySession, status = 200) {
   return page(
     `Payment ${session.status}`,
-    `<h1>Payment ${escape(session.status)}</h1>
+    html`<h1>Payment ${session.status}</h1>
 <p>This checkout can no longer be paid.</p>
-<p><a href="${escape(returnUrl(session))}">Return to the merchant</a></p>`,
+<p><a href="${returnUrl(session)}">Return to the merchant</a></p>`,
     status,
   );
 }
 
-const gone = () => page('Checkout not found', '<h1>Checkout not found</h1><p>This checkout does not exist or has expired.</p>', 404);
+const gone = () => page('Checkout not found', html`<h1>Checkout not found</h1><p>This checkout does not exist or has expired.</p>`, 404);
 
 export function pageHandlers(ctx: MockContext) {
   const path = `${ctx.urls.gateway}/checkout/:sessionId`;
@@ -87,7 +85,7 @@ export function pageHandlers(ctx: MockContext) {
       if (!session) return gone();
       const outcome = new URLSearchParams(await request.text()).get('outcome');
       if (outcome !== 'succeed' && outcome !== 'fail' && outcome !== 'cancel') {
-        return page('Choose an outcome', '<h1>Choose succeed, fail or cancel</h1>', 400);
+        return page('Choose an outcome', html`<h1>Choose succeed, fail or cancel</h1>`, 400);
       }
       try {
         settleSession(ctx, session, OUTCOMES[outcome]);

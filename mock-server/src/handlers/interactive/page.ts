@@ -5,15 +5,11 @@
  * aria-describedby, a polite live region for the status). The script (./browser/main.ts) only
  * shows, hides and fills what is already here.
  */
+import { html, trustedHtml, type SafeHtml } from '../../http/html.js';
 import { PROVIDERS } from '../../mobile-money.js';
 import type { TransactionKind } from '../../state/anchor.js';
 import type { PageModel } from './model.js';
 import { format, STRINGS, type Lang, type Strings } from './strings.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML content and quoted attribute values. */
-const esc = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** JSON that is safe inside a `<script type="application/json">` element. */
 const scriptJson = (value: unknown) =>
@@ -32,34 +28,34 @@ interface Shell {
   title: string;
   /** Contents of the one `<style>` element (its hash goes into the CSP). */
   css: string;
-  body: string;
+  body: SafeHtml;
   /** Contents of the one executable `<script>` element, if any. */
   script?: string;
   config?: unknown;
 }
 
 function shell({ lang, title, css, body, script, config }: Shell): string {
-  return `<!doctype html>
-<html lang="${esc(lang)}">
+  return html`<!doctype html>
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${esc(title)}</title>
-<style>${css}</style>
+<title>${title}</title>
+<style>${trustedHtml(css)}</style>
 </head>
 <body>
 ${body}
-${config === undefined ? '' : `<script type="application/json" id="ramp-config">${scriptJson(config)}</script>\n`}${script === undefined ? '' : `<script>${script}</script>\n`}</body>
+${config !== undefined && html`<script type="application/json" id="ramp-config">${trustedHtml(scriptJson(config))}</script>\n`}${script !== undefined && html`<script>${trustedHtml(script)}</script>\n`}</body>
 </html>
-`;
+`.text;
 }
 
 /** One field's hint and error paragraphs, referenced by the input's aria-describedby. */
 const help = (id: string, hint?: string) =>
-  `${hint === undefined ? '' : `<p class="hint" id="${id}-hint">${esc(hint)}</p>`}<p class="error" id="${id}-error"></p>`;
+  html`${hint !== undefined && html`<p class="hint" id="${id}-hint">${hint}</p>`}<p class="error" id="${id}-error"></p>`;
 
-const describedBy = (id: string, hint = true) => `aria-describedby="${hint ? `${id}-hint ` : ''}${id}-error"`;
+const describedBy = (id: string, hint = true) => html`aria-describedby="${hint ? `${id}-hint ` : ''}${id}-error"`;
 
 export function renderPage(model: PageModel, css: string, script: string): string {
   const t = STRINGS[model.lang];
@@ -67,58 +63,54 @@ export function renderPage(model: PageModel, css: string, script: string): strin
   const deposit = kind === 'deposit';
   const title = deposit ? t.title_deposit : t.title_withdrawal;
   const merchant = model.merchant ?? t.the_merchant;
-  const providers = Object.entries(PROVIDERS)
-    .map(
-      ([id, name]) =>
-        `<label class="choice"><input type="radio" name="provider" value="${esc(id)}" ${describedBy('provider', false)}> ${esc(name)}</label>`,
-    )
-    .join('\n');
+  const providers = Object.entries(PROVIDERS).map(
+    ([id, name]) => html`<label class="choice"><input type="radio" name="provider" value="${id}" ${describedBy('provider', false)}> ${name}</label>\n`,
+  );
 
   const amountField =
     amount.preset === null
-      ? `<fieldset>
-<legend>${esc(t.amount_legend)}</legend>
-<label for="amount">${esc(deposit ? t.amount_label_deposit : t.amount_label_withdrawal)}</label>
+      ? html`<fieldset>
+<legend>${t.amount_legend}</legend>
+<label for="amount">${deposit ? t.amount_label_deposit : t.amount_label_withdrawal}</label>
 <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" ${describedBy('amount')}>
 ${help('amount', format(t.amount_hint, { min: money(model.lang, amount.min), max: money(model.lang, amount.max), currency: amount.currency }))}
 </fieldset>`
-      : `<p id="amount-preset">${esc(format(t.amount_preset, { merchant, amount: money(model.lang, amount.preset), currency: amount.currency }))}</p>`;
+      : html`<p id="amount-preset">${format(t.amount_preset, { merchant, amount: money(model.lang, amount.preset), currency: amount.currency })}</p>`;
 
   const destinationField = !deposit
-    ? ''
+    ? null
     : model.destination === null
-      ? `<fieldset>
-<legend>${esc(t.destination_legend)}</legend>
-<label for="destination">${esc(t.destination_label)}</label>
+      ? html`<fieldset>
+<legend>${t.destination_legend}</legend>
+<label for="destination">${t.destination_label}</label>
 <input id="destination" name="destination_address" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" class="mono" ${describedBy('destination')}>
 ${help('destination', t.destination_hint)}
 </fieldset>`
-      : `<p id="destination-preset" class="break">${esc(format(t.destination_preset, { address: model.destination }))}</p>`;
+      : html`<p id="destination-preset" class="break">${format(t.destination_preset, { address: model.destination })}</p>`;
 
-  const body = `<main>
-<h1>${esc(title)}</h1>
-${model.merchant === null ? '' : `<p class="muted">${esc(format(t.merchant, { merchant }))}</p>`}
-${model.testMode ? `<p class="banner">${esc(t.test_mode)}</p>` : ''}
-<noscript><p class="error">${esc(t.noscript)}</p></noscript>
-<p>${esc(deposit ? t.intro_deposit : t.intro_withdrawal)}</p>
+  const body = html`<main>
+<h1>${title}</h1>
+${model.merchant !== null && html`<p class="muted">${format(t.merchant, { merchant })}</p>`}
+${model.testMode && html`<p class="banner">${t.test_mode}</p>`}
+<noscript><p class="error">${t.noscript}</p></noscript>
+<p>${deposit ? t.intro_deposit : t.intro_withdrawal}</p>
 <form id="form" novalidate>
 <fieldset>
-<legend>${esc(t.provider_legend)}</legend>
+<legend>${t.provider_legend}</legend>
 <div class="choices">
-${providers}
-</div>
+${providers}</div>
 ${help('provider')}
 </fieldset>
 <fieldset>
-<legend>${esc(t.phone_legend)}</legend>
-<label for="phone">${esc(t.phone_label)}</label>
+<legend>${t.phone_legend}</legend>
+<label for="phone">${t.phone_label}</label>
 <div class="row">
 <div><input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" ${describedBy('phone')}></div>
-<button type="button" id="send-code" class="secondary">${esc(t.send_code)}</button>
+<button type="button" id="send-code" class="secondary">${t.send_code}</button>
 </div>
 ${help('phone', t.phone_hint)}
 <div id="code-group" hidden>
-<label for="code">${esc(t.code_label)}</label>
+<label for="code">${t.code_label}</label>
 <input id="code" name="otp_code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" ${describedBy('code')}>
 ${help('code', '')}
 </div>
@@ -126,20 +118,20 @@ ${help('code', '')}
 ${amountField}
 ${destinationField}
 <section class="summary" aria-labelledby="summary-heading">
-<h2 id="summary-heading">${esc(t.summary_heading)}</h2>
-<p id="summary-empty" class="muted">${esc(amount.preset === null ? t.summary_empty : t.summary_loading)}</p>
+<h2 id="summary-heading">${t.summary_heading}</h2>
+<p id="summary-empty" class="muted">${amount.preset === null ? t.summary_empty : t.summary_loading}</p>
 <dl id="summary-list" hidden>
-<dt>${esc(deposit ? t.summary_you_pay : t.summary_you_send)}</dt><dd id="sum-in"></dd>
-<dt id="sum-platform-label">${esc(t.summary_platform_fee)}</dt><dd id="sum-platform"></dd>
-<dt>${esc(t.summary_network_fee)}</dt><dd id="sum-network"></dd>
-<dt>${esc(t.summary_rate)}</dt><dd id="sum-rate"></dd>
-<dt class="total">${esc(t.summary_you_receive)}</dt><dd class="total" id="sum-out"></dd>
+<dt>${deposit ? t.summary_you_pay : t.summary_you_send}</dt><dd id="sum-in"></dd>
+<dt id="sum-platform-label">${t.summary_platform_fee}</dt><dd id="sum-platform"></dd>
+<dt>${t.summary_network_fee}</dt><dd id="sum-network"></dd>
+<dt>${t.summary_rate}</dt><dd id="sum-rate"></dd>
+<dt class="total">${t.summary_you_receive}</dt><dd class="total" id="sum-out"></dd>
 </dl>
-${model.guaranteed === null ? '' : `<p id="guaranteed">${esc(format(t.summary_guaranteed, { rate: money(model.lang, model.guaranteed.rate), time: clockTime(model.lang, model.guaranteed.expires_at) }))}</p>`}
-<p class="hint">${esc(deposit ? t.summary_note_deposit : t.summary_note_withdrawal)}</p>
+${model.guaranteed !== null && html`<p id="guaranteed">${format(t.summary_guaranteed, { rate: money(model.lang, model.guaranteed.rate), time: clockTime(model.lang, model.guaranteed.expires_at) })}</p>`}
+<p class="hint">${deposit ? t.summary_note_deposit : t.summary_note_withdrawal}</p>
 </section>
 <p class="error" id="form-error" role="alert"></p>
-<button type="submit" id="confirm" class="primary">${esc(deposit ? t.confirm_deposit : t.confirm_withdrawal)}</button>
+<button type="submit" id="confirm" class="primary">${deposit ? t.confirm_deposit : t.confirm_withdrawal}</button>
 </form>
 <section id="progress" aria-labelledby="progress-heading" hidden>
 <h2 id="progress-heading" tabindex="-1"></h2>
@@ -151,17 +143,17 @@ ${copyRow('memo', t.send_memo, t.copy_memo)}
 </div>
 </section>
 <section class="status" aria-labelledby="status-heading">
-<h2 id="status-heading">${esc(t.status_heading)}</h2>
-<p id="status" role="status" aria-live="polite">${esc(t.status_incomplete)}</p>
+<h2 id="status-heading">${t.status_heading}</h2>
+<p id="status" role="status" aria-live="polite">${t.status_incomplete}</p>
 </section>
-<p id="back" hidden><a id="back-link" class="button secondary" href="#">${esc(format(t.back, { merchant }))}</a></p>
-<p class="muted">${esc(format(t.transaction_id, { id: model.transaction.id }))}</p>
+<p id="back" hidden><a id="back-link" class="button secondary" href="#">${format(t.back, { merchant })}</a></p>
+<p class="muted">${format(t.transaction_id, { id: model.transaction.id })}</p>
 </main>`;
   return shell({ lang: model.lang, title: model.merchant === null ? title : `${title} · ${model.merchant}`, css, body, script, config: { ...model, strings: t } });
 }
 
-function copyRow(name: string, label: string, button: string): string {
-  return `<div class="copy"><div><span class="muted" id="send-${name}-label">${esc(label)}</span><output id="send-${name}" class="mono" aria-labelledby="send-${name}-label"></output></div><button type="button" class="secondary" data-copy="send-${name}">${esc(button)}</button></div>`;
+function copyRow(name: string, label: string, button: string): SafeHtml {
+  return html`<div class="copy"><div><span class="muted" id="send-${name}-label">${label}</span><output id="send-${name}" class="mono" aria-labelledby="send-${name}-label"></output></div><button type="button" class="secondary" data-copy="send-${name}">${button}</button></div>`;
 }
 
 /**
@@ -170,9 +162,9 @@ function copyRow(name: string, label: string, button: string): string {
  */
 export function renderLinkErrorPage(lang: Lang, css: string): string {
   const t: Strings = STRINGS[lang];
-  const body = `<main>
-<h1>${esc(t.link_title)}</h1>
-<p>${esc(format(t.link_text, { merchant: t.the_merchant }))}</p>
+  const body = html`<main>
+<h1>${t.link_title}</h1>
+<p>${format(t.link_text, { merchant: t.the_merchant })}</p>
 </main>`;
   return shell({ lang, title: t.link_title, css, body });
 }
@@ -211,30 +203,30 @@ export function renderStatusPage({ lang, merchant, transaction: tx }: StatusPage
   const [inCurrency, outCurrency] = deposit ? ['GHS', 'USDC'] : ['USDC', 'GHS'];
   const amounts =
     tx.amount_in === null || tx.amount_out === null
-      ? ''
-      : `<dl class="summary">
-<dt>${esc(deposit ? t.summary_you_pay : t.summary_you_send)}</dt><dd>${esc(money(lang, Number(tx.amount_in)))} ${inCurrency}</dd>
-<dt class="total">${esc(t.summary_you_receive)}</dt><dd class="total">${esc(money(lang, Number(tx.amount_out)))} ${outCurrency}</dd>
+      ? null
+      : html`<dl class="summary">
+<dt>${deposit ? t.summary_you_pay : t.summary_you_send}</dt><dd>${money(lang, Number(tx.amount_in))} ${inCurrency}</dd>
+<dt class="total">${t.summary_you_receive}</dt><dd class="total">${money(lang, Number(tx.amount_out))} ${outCurrency}</dd>
 </dl>`;
   const send =
     !deposit && tx.status === 'pending_user_transfer_start' && tx.withdraw_anchor_account && tx.withdraw_memo
-      ? `<h2>${esc(t.send_heading)}</h2>
-<p>${esc(format(t.send_text, { amount: tx.amount_in ?? '' }))}</p>
+      ? html`<h2>${t.send_heading}</h2>
+<p>${format(t.send_text, { amount: tx.amount_in ?? '' })}</p>
 <dl class="summary">
-<dt>${esc(t.send_address)}</dt><dd class="mono">${esc(tx.withdraw_anchor_account)}</dd>
-<dt>${esc(t.send_memo)}</dt><dd class="mono">${esc(tx.withdraw_memo)}</dd>
+<dt>${t.send_address}</dt><dd class="mono">${tx.withdraw_anchor_account}</dd>
+<dt>${t.send_memo}</dt><dd class="mono">${tx.withdraw_memo}</dd>
 </dl>`
-      : '';
-  const body = `<main>
-<h1>${esc(title)}</h1>
-${merchant === null ? '' : `<p class="muted">${esc(format(t.merchant, { merchant }))}</p>`}
+      : null;
+  const body = html`<main>
+<h1>${title}</h1>
+${merchant !== null && html`<p class="muted">${format(t.merchant, { merchant })}</p>`}
 <section class="status" aria-labelledby="status-heading">
-<h2 id="status-heading">${esc(t.status_heading)}</h2>
-<p>${esc(statusText(t, tx.kind, tx))}</p>
+<h2 id="status-heading">${t.status_heading}</h2>
+<p>${statusText(t, tx.kind, tx)}</p>
 </section>
 ${amounts}
 ${send}
-<p class="muted">${esc(format(t.transaction_id, { id: tx.id }))}</p>
+<p class="muted">${format(t.transaction_id, { id: tx.id })}</p>
 </main>`;
   return shell({ lang, title, css, body });
 }
@@ -242,5 +234,5 @@ ${send}
 /** The page for a `more_info_url` whose transaction does not exist. */
 export function renderUnknownTransactionPage(lang: Lang, css: string): string {
   const t = STRINGS[lang];
-  return shell({ lang, title: t.unknown_title, css, body: `<main>\n<h1>${esc(t.unknown_title)}</h1>\n<p>${esc(t.unknown_text)}</p>\n</main>` });
+  return shell({ lang, title: t.unknown_title, css, body: html`<main>\n<h1>${t.unknown_title}</h1>\n<p>${t.unknown_text}</p>\n</main>` });
 }
