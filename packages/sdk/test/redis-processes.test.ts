@@ -80,7 +80,7 @@ describe('webhooks delivered to four processes at once', () => {
     for (const w of workers) w.send({ cmd: 'fail', on: false });
     const retry = await Promise.all(workers.map((w) => deliver(w, 'ord_fails_once')));
     expect(retry.filter((a) => a.status === 200)).not.toHaveLength(0);
-    expect(drainRuns()).toEqual([{ type: 'ran', key: 'ord_fails_once', failed: false }]);
+    expect(drainRuns()).toEqual([{ type: 'ran', key: 'ord_fails_once', failed: false, pid: expect.any(Number) }]);
   });
 });
 

@@ -20,7 +20,8 @@ export interface RedisServer {
 
 const BIN = process.env.REDIS_SERVER_PATH ?? 'redis-server';
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
