@@ -4,29 +4,27 @@
  * Every control is a native button, input, select or summary, so the keyboard reaches and
  * works each; results of actions are announced in a polite live region.
  */
+import { html, trustedHtml } from '../../http/html.js';
 import type { DashboardConfig } from './model.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** JSON that is safe inside a `<script type="application/json">` element. */
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
-/** A section with its heading and the container the script fills. */
-const section = (id: string, title: string, intro = '', wide = false) => `<section aria-labelledby="${id}-heading"${wide ? ' class="wide"' : ''}>
-<h2 id="${id}-heading" tabindex="-1">${esc(title)}</h2>
-${intro ? `<p>${esc(intro)}</p>` : ''}<div id="${id}"></div>
+/** A section with its heading (focusable by the script, not by Tab) and the container the script fills. */
+const section = (id: string, title: string, intro = '', wide = false) => html`<section aria-labelledby="${id}-heading"${wide && html` class="wide"`}>
+<h2 id="${id}-heading" tabindex="-1">${title}</h2>
+${intro && html`<p>${intro}</p>`}<div id="${id}"></div>
 </section>`;
 
 export function renderDashboard(config: DashboardConfig, css: string, script: string): string {
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sikaramp mock dashboard</title>
-<style>${css}</style>
+<style>${trustedHtml(css)}</style>
 </head>
 <body>
 <header>
@@ -62,8 +60,8 @@ ${section('triggers', 'Test triggers')}
 ${section('merchants', 'Merchants')}
 ${section('keys', 'API keys', 'Prefixes only: a key is shown once to its owner and never kept.')}
 </main>
-<script type="application/json" id="dashboard-config">${scriptJson(config)}</script>
-<script>${script}</script>
+<script type="application/json" id="dashboard-config">${trustedHtml(scriptJson(config))}</script>
+<script>${trustedHtml(script)}</script>
 </body>
-</html>`;
+</html>`.text;
 }
