@@ -12,6 +12,7 @@ import type {
 import { focused, json, pending, popup } from './dom.js';
 import { styles } from './ramp-widget.styles.js';
 import { FINAL, langParam } from './sep24.js';
+import { strings } from './strings.js';
 
 /** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
 export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
@@ -55,7 +56,7 @@ const rampError = (code: RampError['code'], message: string, transaction?: RampT
  * iframe, a popup or a full-page redirect, and reports its progress as DOM events. An event is
  * not settlement: fulfil orders from the signed webhook your backend receives.
  *
- * @slot - The label of the open button (default "Buy USDC" / "Sell USDC").
+ * @slot - The label of the open button (default "Buy USDC" / "Sell USDC", in the `lang` in force: English or French).
  *
  * @fires {RampEvent<'ramp-ready'>} ramp-ready - The widget config is applied; the widget can open.
  * @fires {RampEvent<'ramp-open'>} ramp-open - The flow opened (redirect: is being navigated to).
@@ -150,6 +151,7 @@ export class RampWidget extends Base {
   #error = '';
   #wallet = '';
   #timer?: ReturnType<typeof setTimeout>;
+  #langs = new MutationObserver(() => this.#update());
 
   constructor() {
     super();
@@ -163,6 +165,8 @@ export class RampWidget extends Base {
   }
 
   connectedCallback() {
+    // A `lang` that changes anywhere (the element's, an ancestor's, <html lang>) re-renders the texts.
+    this.#langs.observe(document, { attributeFilter: ['lang'], subtree: true });
     this.#update();
   }
 
@@ -191,7 +195,7 @@ export class RampWidget extends Base {
     if (this.#win?.closed) this.close();
     // The click the browser blocked the popup for is done: this one can open it.
     if (this.#blocked) this.#continue();
-    if (this.#secret) return Promise.reject(rampError('secret_key', 'Not a public key.'));
+    if (this.#secret) return Promise.reject(rampError('secret_key', this.#t.secret));
     // A new transaction, unless one is opening or open: its promise, settled or not, again.
     if (!(this.#busy || this.#open || this.#blocked)) {
       this.#result = new Promise((...settle) => (this.#settle = settle));
@@ -221,7 +225,7 @@ export class RampWidget extends Base {
       asset: this.asset,
       destination: this.destination || undefined,
       // Your backend passes it on when it starts the transaction, so the page opens in it.
-      lang: langParam((this.closest('[lang]') as HTMLElement | null)?.lang),
+      lang: langParam(this.#lang),
     };
     let session: RampSession;
     try {
@@ -241,7 +245,7 @@ export class RampWidget extends Base {
       this.#origin = url.origin;
     } catch (error) {
       win?.close();
-      return this.#fail('session_failed', `Session: ${(error as Error).message}`);
+      return this.#fail('session_failed', this.#t.session + (error as Error).message);
     } finally {
       this.#busy = false;
       this.#update();
@@ -252,7 +256,7 @@ export class RampWidget extends Base {
     if (win || this.mode != 'popup') return this.#show(win);
     // The promise stays pending: the Continue button opens the popup for this same transaction.
     this.#blocked = true;
-    this.#fail('popup_blocked', 'Popup blocked.');
+    this.#fail('popup_blocked', this.#t.blocked);
   }
 
   /** Closes the iframe or popup. The transaction goes on; its status is then polled from `status-url`. */
@@ -273,6 +277,7 @@ export class RampWidget extends Base {
   }
 
   disconnectedCallback() {
+    this.#langs.disconnect();
     this.close();
     clearTimeout(this.#timer);
   }
@@ -320,23 +325,37 @@ export class RampWidget extends Base {
     return root;
   }
 
+  /**
+   * The language: the element's `lang`, or its nearest ancestor's, or (inside another
+   * component's shadow root, where that search stops) the document's.
+   */
+  get #lang() {
+    return (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+  }
+
+  /** The widget's own texts in that language. */
+  get #t() {
+    return strings(this.#lang);
+  }
+
   #render() {
-    const title = this.flow == 'sell' ? 'Sell USDC' : 'Buy USDC';
+    const t = this.#t;
+    const title = this.flow == 'sell' ? t.sell : t.buy;
     const wallet = this.#wallet;
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
     // The iframe's sandbox grants what the interactive page uses: scripts, its own origin (its API,
     // and the origin its messages carry) and forms; never top navigation, popups, modals or downloads.
     // While your backend answers, the button stays focusable (a disabled one would drop focus)
     // but is busy and ignores clicks; the status region next to it says why, to eyes and ears.
-    return html`<button part="button" ?disabled=${this.#secret} aria-busy=${this.#busy} aria-disabled=${this.#busy} @click=${this.#click}><slot>${title}</slot></button><span part="status" role="status">${this.#busy ? 'Loading…' : ''}</span> ${
+    return html`<button part="button" ?disabled=${this.#secret} aria-busy=${this.#busy} aria-disabled=${this.#busy} @click=${this.#click}><slot>${title}</slot></button><span part="status" role="status">${this.#busy ? t.loading : ''}</span> ${
       this.flow == 'buy' && (!this.destination || wallet)
-        ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : 'Connect wallet'}</button>`
+        ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : t.wallet}</button>`
         : nothing
     }${this.#error ? html`<p part="message" role="alert">${this.#error}</p>` : nothing}${
-      this.#blocked ? html`<button part="continue" @click=${this.#continue}>Continue</button>` : nothing
+      this.#blocked ? html`<button part="continue" @click=${this.#continue}>${t.continue}</button>` : nothing
     }${
       this.#open && !this.#win
-        ? html`<dialog part="dialog" aria-label=${title} @cancel=${this.#cancel}><header><h2>${title}</h2><button part="close" aria-label="Close" autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} sandbox="allow-scripts allow-same-origin allow-forms" src=${this.#url}></iframe></dialog>`
+        ? html`<dialog part="dialog" aria-label=${title} @cancel=${this.#cancel}><header><h2>${title}</h2><button part="close" aria-label=${t.close} autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} sandbox="allow-scripts allow-same-origin allow-forms" src=${this.#url}></iframe></dialog>`
         : nothing
     }`;
   }
@@ -430,7 +449,7 @@ export class RampWidget extends Base {
   async #config() {
     this.#error = '';
     if (this.#secret) {
-      return this.#fail('secret_key', 'Not a public key.');
+      return this.#fail('secret_key', this.#t.secret);
     }
     let config: RampWidgetConfig | undefined;
     if (this.apiKey) {
@@ -439,7 +458,7 @@ export class RampWidget extends Base {
         if (!this.apiBase) throw Error('set api-base');
         config = (await json(`${this.apiBase}/api/v1/widget/config`, { headers: { 'X-API-Key': this.apiKey } })).data;
       } catch (error) {
-        return this.#fail('config_failed', `Widget config: ${(error as Error).message}`);
+        return this.#fail('config_failed', this.#t.config + (error as Error).message);
       }
       // Only a hex colour and a length reach CSS: a url() there would be fetched, a beacon.
       // (A value that is not a string fails the test, as "undefined" does.)
@@ -457,7 +476,7 @@ export class RampWidget extends Base {
     try {
       const freighter = await import('./freighter.js');
       if (!(await freighter.isConnected()).isConnected) {
-        throw Error('Freighter is not installed.');
+        throw Error(this.#t.noFreighter);
       }
       const { address, error } = await freighter.requestAccess();
       if (error) throw Error(`Freighter: ${error.message}`);

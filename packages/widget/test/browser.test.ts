@@ -69,11 +69,12 @@ describe('<ramp-widget> in Chromium', () => {
 
     // The merchant backend was asked with what the page passed; the key stayed on the server.
     expect(world.sessionRequests.at(-1)).toEqual({ flow: 'buy', amount: 150, asset: 'USDC', destination, lang: 'fr-gh' });
-    const dialog = shop.page.getByRole('dialog', { name: 'Buy USDC' });
+    // The widget speaks the page's language too.
+    const dialog = shop.page.getByRole('dialog', { name: 'Acheter des USDC' });
     await eventually(() => dialog.isVisible()).toBe(true);
     expect(await dialog.evaluate((el) => el.matches(':modal'))).toBe(true);
     const frame = widget(shop).locator('iframe');
-    expect(await frame.getAttribute('title')).toBe('Buy USDC');
+    expect(await frame.getAttribute('title')).toBe('Acheter des USDC');
     expect(await frame.getAttribute('allow')).toBe('camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen');
     const src = new URL((await frame.getAttribute('src'))!);
     expect(src.origin).toBe(new URL(world.mock.url).origin);
