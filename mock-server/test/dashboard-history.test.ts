@@ -3,7 +3,9 @@
  * snapshot (`GET /_mock/snapshot`, `control.dashboard.snapshot()`) shows it: ramp orders,
  * interactive transactions, checkout sessions, customers, phone KYC and merchants. In-process
  * and over real HTTP, through the control client; nothing of a secret is in the snapshot.
+ * Also the page itself at `/_mock/` in both modes, with a CSP that pins its own style and script.
  */
+import { createHash } from 'node:crypto';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient, type ControlClient } from '../src/client.js';
@@ -17,7 +19,7 @@ const START = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
 const steps = (history: { from: string | null; to: string; event: string; at: string }[]) => history.map((h) => [h.event, h.to, h.at]);
 
-describe.each(MODES)('record histories in the dashboard snapshot, mock %s', (_mode, start) => {
+describe.each(MODES)('the dashboard: record histories in its snapshot, and its page, mock %s', (_mode, start) => {
   let env: MockEnv;
   let control: ControlClient;
   let elapsed = 0;
@@ -166,5 +168,23 @@ describe.each(MODES)('record histories in the dashboard snapshot, mock %s', (_mo
     const moved = await fetch(`${env.origin}/_mock/snapshot`, { headers: { 'if-none-match': etag } });
     expect(moved.status).toBe(200);
     expect((await moved.json()).clock.now).toBe(at(elapsed));
+  });
+
+  it('serves the dashboard at /_mock/ and /_mock, its CSP pinning exactly its own style and script', async () => {
+    for (const path of ['/_mock/', '/_mock']) {
+      const res = await fetch(`${env.origin}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const page = await res.text();
+      const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+      const style = /<style>([\s\S]*?)<\/style>/.exec(page)![1]!;
+      const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(res.headers.get('content-security-policy')).toBe(
+        `default-src 'none'; style-src ${sha(style)}; script-src ${sha(scripts[0]!)}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      );
+      const config = JSON.parse(/<script type="application\/json" id="dashboard-config">([\s\S]*?)<\/script>/.exec(page)![1]!);
+      expect(config).toMatchObject({ control: `${env.origin}/_mock`, pollMs: 1000, snapshot: { clock: { now: at(elapsed), kind: 'manual' } } });
+    }
   });
 });
