@@ -8,9 +8,7 @@
  * HANDOFF_SECONDS after the first settled, USDC sends confirm and payouts succeed after a few
  * seconds (../../ledger.ts, ../../mobile-money.ts), a failed attempt is retried after
  * RETRY_DELAY_SECONDS, the rate lock ends at `expires_at`.
- *
- * Money the user paid is never kept: it ends delivered, or refunded in full (a payment after
- * expiry or cancellation, one the order cannot take, or any payment of an order that failed).
+ * Money the user paid is never kept: it ends delivered, or refunded in full (./refunds.ts).
  */
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
@@ -23,25 +21,17 @@ import {
   type RampOrderEvent,
   type RampOrderStatus,
 } from '../../machines/ramp-order.js';
-import {
-  failPayout,
-  PROMPT_TIMEOUT_SECONDS,
-  startCollection,
-  startPayout,
-  type CollectionRecord,
-  type PayoutRecord,
-} from '../../mobile-money.js';
-import type { RampOrderRecord, RampRefund } from '../../state/ramp.js';
+import { failPayout, PROMPT_TIMEOUT_SECONDS, startCollection, type CollectionRecord, type PayoutRecord } from '../../mobile-money.js';
+import type { RampOrderRecord } from '../../state/ramp.js';
 import { MAX_ATTEMPTS, RETRY_DELAY_SECONDS } from '../../retries.js';
 import { addVolume } from '../../volume.js';
 import { sendPaymentWebhook } from './payment-webhooks.js';
+import { owner, payoutToUser, refundCrypto, refundFiat, refundPayment } from './refunds.js';
 
 /** Time an order stays `quote_locked` before the service starts payment, seconds. */
 export const START_SECONDS = 2;
 /** Time between one leg settling and the next starting (fiat_confirmed, crypto_confirmed), seconds. */
 export const HANDOFF_SECONDS = 2;
-
-const owner = (order: RampOrderRecord) => ({ kind: 'ramp_order' as const, id: order.id, reference: order.reference });
 
 function move(ctx: MockContext, order: RampOrderRecord, event: RampOrderEvent): void {
   moveRampOrder(order, event, ctx.clock.now());
@@ -102,14 +92,19 @@ function beginPayment(ctx: MockContext, order: RampOrderRecord): void {
 }
 
 /**
- * For the control calls that answer a prompt: when the on-ramp order with this id or
- * reference is still `quote_locked`, the service sends its prompt now rather than
- * START_SECONDS after creation, so a test can answer right after creating the order.
+ * Starts payment now when the service has not yet: a test answering the prompt right after
+ * creating the order, or an off-ramp order whose deposit address (known from creation) is
+ * confirmed or paid before the service starts waiting.
  */
+function beginPaymentEarly(ctx: MockContext, order: RampOrderRecord): void {
+  if (order.status === 'quote_locked') beginPayment(ctx, order);
+}
+
+/** For the control calls that answer a prompt: the on-ramp order with this id or reference sends its prompt now if it has not. */
 export function sendPromptNow(ctx: MockContext, idOrReference: string): void {
   const order =
     ctx.store.ramp.orders.get(idOrReference) ?? [...ctx.store.ramp.orders.values()].find((o) => o.reference === idOrReference);
-  if (order?.type === 'onramp' && order.status === 'quote_locked') beginPayment(ctx, order);
+  if (order?.type === 'onramp') beginPaymentEarly(ctx, order);
 }
 
 /** Cancels an order that has no payment yet; anything later is refused with 409 INVALID_STATE saying why. */
@@ -136,8 +131,7 @@ export function cancelOrder(ctx: MockContext, order: RampOrderRecord): void {
  */
 export function confirmOrder(ctx: MockContext, order: RampOrderRecord, sourceWallet: string): void {
   if (order.type !== 'offramp') throw new HttpError(409, 'INVALID_STATE', 'only off-ramp orders are confirmed');
-  // The deposit address is known from creation: the merchant may confirm before the service starts waiting.
-  if (order.status === 'quote_locked') beginPayment(ctx, order);
+  beginPaymentEarly(ctx, order);
   if (!can(order, 'crypto_received')) throw new HttpError(409, 'INVALID_STATE', `cannot confirm when status is ${order.status}`);
   if (order.received && order.received.from !== sourceWallet) {
     throw new HttpError(422, 'SOURCE_WALLET_MISMATCH', "source_wallet is not the wallet that sent this order's USDC");
@@ -151,10 +145,6 @@ function acceptCrypto(ctx: MockContext, order: RampOrderRecord) {
   move(ctx, order, 'crypto_received');
   later(ctx, order, HANDOFF_SECONDS, 'crypto_confirmed', (o) => beginPayout(ctx, o));
 }
-
-/** Disburses `amount` GHS to the user's Mobile Money. */
-const payoutToUser = (ctx: MockContext, order: RampOrderRecord, amount: number) =>
-  startPayout(ctx, { merchant_id: order.merchant_id, owner: owner(order), provider: order.user.network, phone: order.user.phone, amount });
 
 function beginPayout(ctx: MockContext, order: RampOrderRecord) {
   move(ctx, order, 'payout');
@@ -221,36 +211,6 @@ export function failSend(ctx: MockContext, order: RampOrderRecord, reason: strin
   send.status = 'failed';
   if (order.attempts >= MAX_ATTEMPTS) giveUp(ctx, order, `USDC send failed after ${MAX_ATTEMPTS} attempts: ${reason}`);
   else later(ctx, order, RETRY_DELAY_SECONDS, 'crypto_sending', (o) => beginSend(ctx, o));
-}
-
-function refund(ctx: MockContext, order: RampOrderRecord, entry: Omit<RampRefund, 'status' | 'created_at'>) {
-  order.refunds.push({ ...entry, status: 'pending', created_at: iso(ctx.clock.now()) });
-}
-
-function refundFiat(ctx: MockContext, order: RampOrderRecord, amount: number, reason: string) {
-  refund(ctx, order, { method: 'mobile_money', amount, reason, rail_id: payoutToUser(ctx, order, amount).id });
-}
-
-function refundCrypto(ctx: MockContext, order: RampOrderRecord, payment: StellarPaymentRecord, reason: string) {
-  const back = sendPayment(ctx, owner(order), { from: payment.to, to: payment.from, amount: payment.amount, memo: null });
-  refund(ctx, order, { method: 'usdc', amount: Number(payment.amount), reason, rail_id: back.hash });
-}
-
-/**
- * "Nothing is deducted" (000 section 1): a failed order sends back what the user paid, the
- * collected cedis to their phone (on-ramp) or the accepted USDC to the wallet that sent it
- * (off-ramp), through the same refunds as a late payment.
- */
-function refundPayment(ctx: MockContext, order: RampOrderRecord, reason: string) {
-  if (order.type === 'onramp') {
-    const collection = order.collection_id ? ctx.store.mobileMoney.collections.get(order.collection_id) : undefined;
-    if (collection?.status !== 'approved') throw new Error(`ramp order ${order.id} has no collected payment`);
-    refundFiat(ctx, order, collection.amount, reason);
-    return;
-  }
-  const payment = order.received ? ctx.store.stellar.payments.get(order.received.hash) : undefined;
-  if (!payment) throw new Error(`ramp order ${order.id} has no received USDC payment`);
-  refundCrypto(ctx, order, payment, reason);
 }
 
 /** The user's Mobile Money prompt was answered or timed out. */
@@ -320,8 +280,7 @@ function onInboundPayment(ctx: MockContext, payment: StellarPaymentRecord): stri
     (o) => o.deposit?.memo === payment.memo && o.deposit.stellar_address === payment.to,
   );
   if (!order) return undefined;
-  // The deposit address is known from creation: USDC may come before the service starts waiting.
-  if (order.status === 'quote_locked') beginPayment(ctx, order);
+  beginPaymentEarly(ctx, order);
   if (can(order, 'late_crypto')) {
     const was = order.status;
     move(ctx, order, 'late_crypto');
