@@ -46,6 +46,7 @@ export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk/handlers/express': 'packages/sdk/src/handlers/adapters/express.ts',
   '@sikaramp/sdk/handlers/hono': 'packages/sdk/src/handlers/adapters/hono.ts',
   '@sikaramp/sdk/handlers/fastify': 'packages/sdk/src/handlers/adapters/fastify.ts',
+  '@sikaramp/sdk/handlers/next': 'packages/sdk/src/handlers/adapters/next.ts',
   '@sikaramp/widget': 'packages/widget/src/index.ts',
   '@sikaramp/mock-server': 'mock-server/src/index.ts',
   '@sikaramp/mock-server/client': 'mock-server/src/client.ts',

@@ -18,6 +18,7 @@ export default defineConfig({
     'handlers/express': 'src/handlers/adapters/express.ts',
     'handlers/hono': 'src/handlers/adapters/hono.ts',
     'handlers/fastify': 'src/handlers/adapters/fastify.ts',
+    'handlers/next': 'src/handlers/adapters/next.ts',
   },
   format: ['esm', 'cjs'],
   target: 'es2022',

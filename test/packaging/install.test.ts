@@ -12,8 +12,8 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
   '@sikaramp/sdk': {
-    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
-    cjs: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './package.json'],
+    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
+    cjs: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
   },
   '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './client', './package.json'], cjs: [] },
@@ -205,6 +205,7 @@ describe.each([
       '@sikaramp/sdk/handlers/express': 'express',
       '@sikaramp/sdk/handlers/hono': 'hono',
       '@sikaramp/sdk/handlers/fastify': 'fastify',
+      '@sikaramp/sdk/handlers/next': 'next',
     })) {
       expect(report.resolved[id]).toContain(installed);
       expect(report.resolved[id]?.endsWith(`/dist/handlers/${build}${extension}`)).toBe(true);
@@ -213,6 +214,7 @@ describe.each([
     expect(report.exports['./handlers/express']).toEqual(['toExpress']);
     expect(report.exports['./handlers/hono']).toEqual(['toHono']);
     expect(report.exports['./handlers/fastify']).toEqual(['rawBodies', 'toFastify']);
+    expect(report.exports['./handlers/next']).toEqual(['nextRoutes']);
   });
 
   it('answers a webhook signed with node:crypto 200, its redelivery 200 without handling it again, and an altered body 400', () => {

@@ -1,0 +1,2 @@
+import { route } from '../../../../lib/sikaramp.ts';
+export const GET = route('status');

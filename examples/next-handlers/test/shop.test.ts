@@ -1,0 +1,184 @@
+/**
+ * The example as Next.js runs it: `next build` (with no secret set, as in a merchant's CI),
+ * then `next start` on 127.0.0.1 with the keys of a merchant on the standalone mock. The
+ * widget's calls go to the route handlers over real HTTP; the mock's signed order webhook
+ * reaches them and is fulfilled once; a route that re-serialises the body is refused.
+ * Telemetry is off and nothing leaves this machine.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '@sikaramp/mock-server';
+import { MerchantClient, WidgetClient } from '@sikaramp/sdk';
+import { Keypair } from '@sikaramp/sdk/anchor';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const nextBin = join(root, 'node_modules/next/dist/bin/next');
+/** No telemetry; the test's build also serves the route that makes the raw-body mistake. */
+const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1', SIKARAMP_EXAMPLE_TEST: '1' };
+
+/** Runs `next <args>` in the example; resolves with its output once it exits 0. */
+function next(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: string[]; done: Promise<void> } {
+  const output: string[] = [];
+  const child = spawn(process.execPath, [nextBin, ...args], { cwd: root, env: { ...process.env, ...NEXT_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n')));
+  const done = new Promise<void>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next ${args.join(' ')} exited ${code}:\n${output.join('\n')}`)))),
+  );
+  return { child, output, done };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the Next.js shop with the drop-in handlers, built and started for real', () => {
+  let mock: MockServer;
+  let server: ReturnType<typeof next> | undefined;
+  let shop: string;
+  let secrets: { secretKey: string; webhookSecret: string; stellarSecret: string };
+  const dir = mkdtempSync(join(tmpdir(), 'next-shop-'));
+  const wallet = Keypair.random().publicKey();
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    let started = performance.now();
+    // Built before any secret exists: the handlers are made on the first request.
+    await next(['build']).done;
+    timings.build = performance.now() - started;
+
+    mock = await startMockServer({ port: 0, clock: 'manual' });
+    const email = 'kofi@shop.example';
+    const password = 'a long test password';
+    const dashboard = new MerchantClient({ baseUrl: mock.url, email, password });
+    const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
+    mock.backend.control.merchants.approveKyb(merchant.id);
+    const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
+    const { key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public' });
+    const customer = await new WidgetClient({ baseUrl: mock.url, secretKey }).customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
+    const port = await freePort();
+    shop = `http://127.0.0.1:${port}`;
+    const { secret: webhookSecret } = await dashboard.webhook.set({ url: `${shop}/webhooks/sikaramp` });
+    secrets = { secretKey, webhookSecret: webhookSecret!, stellarSecret: Keypair.random().secret() };
+
+    started = performance.now();
+    server = next(['start', '--hostname', '127.0.0.1', '--port', String(port)], {
+      SIKARAMP_BASE_URL: mock.url,
+      SIKARAMP_ANCHOR_URL: mock.backend.urls.anchor,
+      SIKARAMP_SECRET_KEY: secretKey,
+      SIKARAMP_PUBLIC_KEY: publicKey,
+      SIKARAMP_STELLAR_SECRET: secrets.stellarSecret,
+      SIKARAMP_WEBHOOK_SECRET: secrets.webhookSecret,
+      SIKARAMP_CUSTOMER_ID: customer.id,
+      SHOP_SESSION: 'ama',
+      DATABASE: join(dir, 'events.db'),
+    });
+    // Up once it answers; a process that exits first fails the wait with its output.
+    const up = async (): Promise<void> => {
+      if ((await fetch(`${shop}/api/ramp/status`).then((r) => r.status, () => 0)) === 401) return;
+      if (performance.now() - started > 30_000) throw new Error(`next start did not answer in 30 s:\n${server!.output.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return up();
+    };
+    await Promise.race([up(), server.done.then(() => Promise.reject(new Error(`next start exited:\n${server!.output.join('\n')}`)))]);
+    timings.start = performance.now() - started;
+    console.log(`next build ${Math.round(timings.build)} ms, next start ${Math.round(timings.start)} ms`);
+  }, 180_000);
+
+  afterAll(async () => {
+    server?.child.kill();
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const session = (body: unknown, cookie = 'session=ama') =>
+    fetch(`${shop}/api/ramp/session`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const status = (id: string, cookie = 'session=ama') => fetch(`${shop}/api/ramp/status?id=${encodeURIComponent(id)}`, { headers: { cookie } });
+  const fulfilled = (orderId: string) => server!.output.filter((line) => line.includes(`fulfil order.completed ${orderId}`));
+  const transactions = () => mock.backend.control.anchor.transactions().length;
+
+  it('buys: session-url starts the transaction, and order.completed is fulfilled once', async () => {
+    const res = await session({ flow: 'buy', amount: 100, asset: 'USDC', destination: wallet, lang: 'en' });
+    expect(res.status).toBe(200);
+    const { id, url } = (await res.json()) as { id: string; url: string };
+    expect(url).toContain('/interactive?token=');
+
+    await mock.backend.control.anchor.completeInteractive(id, { provider: 'mtn', phone: '+233201234567' });
+    await mock.backend.control.rails.approvePrompt(id);
+    for (const seconds of [2, 5]) await mock.backend.clock.advance(seconds);
+    await mock.backend.control.webhooks.settle();
+
+    const { order_id } = mock.backend.control.anchor.transaction(id);
+    await expect.poll(() => fulfilled(order_id!)).toHaveLength(1);
+    expect(await (await status(id)).json()).toMatchObject({ transaction: { id, kind: 'deposit', status: 'completed' } });
+    // The mock delivers it again: answered, not fulfilled twice.
+    const [delivery] = mock.backend.control.webhooks.list({ event: 'order.completed' });
+    const again = await fetch(`${mock.url}/_mock/webhooks/${delivery!.id}/redeliver`, { method: 'POST' });
+    expect(await again.json()).toMatchObject({ state: 'delivered' });
+    expect(fulfilled(order_id!)).toHaveLength(1);
+  });
+
+  it('sells, and tells a stranger nothing', async () => {
+    const { id } = (await (await session({ flow: 'sell', amount: 5 })).json()) as { id: string };
+    expect(await (await status(id)).json()).toMatchObject({ transaction: { id, kind: 'withdrawal', status: 'incomplete' } });
+    expect((await status(id, 'session=kofi')).status).toBe(401);
+    expect((await status('b3f1c7d2-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await session({ flow: 'sell' }, 'session=someone')).status).toBe(401);
+    expect([(await fetch(`${shop}/api/ramp/session`)).status]).toContain(405);
+  });
+
+  it('refuses a body that a route parsed and wrote again, and verifies the same bytes as sent', async () => {
+    const payload = { event: 'order.completed', order_id: 'ord_next_raw', type: 'offramp', fiat_amount: '60.00', fiat_currency: 'GHS', crypto_amount: '5.00', crypto_currency: 'USDC', destination_address: null, timestamp: new Date().toISOString() };
+    const body = JSON.stringify(payload, null, 2);
+    const headers = {
+      'content-type': 'application/json',
+      'x-webhook-signature': createHmac('sha256', secrets.webhookSecret).update(body).digest('hex'),
+      'x-webhook-timestamp': String(Math.floor(mock.backend.clock.now() / 1000)),
+    };
+    const mistake = await fetch(`${shop}/webhooks/reserialised`, { method: 'POST', headers, body });
+    expect(mistake.status).toBe(400);
+    expect(await mistake.json()).toMatchObject({ error: { reason: 'no_matching_signature', message: expect.stringContaining('raw request body') } });
+    expect(fulfilled('ord_next_raw')).toEqual([]);
+    const raw = await fetch(`${shop}/webhooks/sikaramp`, { method: 'POST', headers, body });
+    expect([raw.status, await raw.json()]).toEqual([200, { received: true }]);
+    await expect.poll(() => fulfilled('ord_next_raw')).toHaveLength(1);
+  });
+
+  it('answers bad input to every route with a 4xx JSON error that names no secret, and starts nothing', async () => {
+    const before = transactions();
+    const bodies = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.record({ flow: fc.oneof(fc.string(), fc.constant('buy')), amount: fc.oneof(fc.double(), fc.string(), fc.constant(-1)), destination: fc.string() }, { requiredKeys: [] }),
+    );
+    const routes = fc.constantFrom('session', 'status', 'webhook');
+    await fc.assert(
+      fc.asyncProperty(routes, bodies, fc.string(), async (route, body, header) => {
+        const text = typeof body === 'string' ? body : JSON.stringify(body);
+        const res =
+          route === 'session'
+            ? await session(text)
+            : route === 'status'
+              ? await status(text)
+              : await fetch(`${shop}/webhooks/sikaramp`, { method: 'POST', headers: { 'x-webhook-signature': encodeURIComponent(header), 'x-webhook-timestamp': '1' }, body: text });
+        expect(res.status, `${route} ${text}`).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        const answer = await res.text();
+        expect(JSON.parse(answer)).toMatchObject({ error: { code: expect.any(String) } });
+        for (const secret of Object.values(secrets)) expect(answer).not.toContain(secret);
+      }),
+      { numRuns: 40 },
+    );
+    expect(transactions()).toBe(before);
+  });
+});
