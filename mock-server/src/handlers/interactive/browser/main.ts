@@ -3,14 +3,13 @@
  * offline); bundled by mock-server/scripts/browser-scripts.ts. It reads its settings from the
  * `#ramp-config` JSON element that ../page.ts writes, calls the page's API (../index.ts) with
  * the token (and confirms a merchant's order at the widget backend), and reports every status
- * it sees to the opener or parent window with SEP-24's `{ transaction }` message, addressed to
- * one origin (never `*`). In a frame, Escape asks the parent to close it with
- * `{ type: 'sikaramp:close', transaction_id }`, addressed the same way.
+ * it sees to the page that opened or frames it (./embedder.ts).
  * Timers here are the browser's own: this code runs in the customer's page, not in the mock.
  */
 import type { PageConfig } from '../model.js';
 import { format } from '../strings.js';
 import { api, createOrder, type ApiError, type ApiResult } from './api.js';
+import { closeOnEscape, embedder, report } from './embedder.js';
 import { normalizePhone, parseAmount, PHONE, STELLAR_ADDRESS } from './input.js';
 
 /** The SEP-24 transaction object, with the fields the page reads. */
@@ -62,30 +61,8 @@ let quoteSeq = 0;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let debounce: ReturnType<typeof setTimeout> | undefined;
 
-// --- reporting to the embedding page ---------------------------------------------------
-const embedder = (): Window | null => (window.parent !== window ? window.parent : window.opener || null);
-
-function report(transaction: Transaction) {
-  const target = embedder();
-  if (!target || !config.targetOrigin) return;
-  try {
-    target.postMessage({ transaction }, config.targetOrigin);
-  } catch {
-    // The embedder navigated away or closed: nobody is left to tell.
-  }
-}
-
-// Keys pressed in this page never reach a cross-origin parent, so its dialog cannot hear Escape:
-// ask it to close. Not in a popup, which is the customer's own window to close.
-addEventListener('keydown', (event) => {
-  if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
-  if (window.parent === window || !config.targetOrigin) return;
-  try {
-    window.parent.postMessage({ type: 'sikaramp:close', transaction_id: tx.id }, config.targetOrigin);
-  } catch {
-    // The embedder navigated away: nothing to close.
-  }
-});
+// --- the embedding page ------------------------------------------------------------------
+closeOnEscape(config.targetOrigin, () => tx.id);
 
 // --- fields and their errors -------------------------------------------------------------
 const inputsOf = (name: string): HTMLInputElement[] =>
@@ -297,6 +274,7 @@ function showProgress(transaction: Transaction, q: QuoteView) {
   $('progress-heading').focus();
 }
 
+// A copy button copies its data-copy element's text, else selects it for the customer to copy.
 for (const button of document.querySelectorAll<HTMLElement>('[data-copy]')) {
   button.addEventListener('click', async () => {
     const source = $(button.dataset.copy!);
@@ -334,7 +312,7 @@ function update(next: Transaction) {
   seen.add(next.status);
   tx = next;
   $('status').textContent = statusText(tx);
-  report(tx);
+  report(config.targetOrigin, tx);
   if (TERMINAL.includes(tx.status)) finish();
 }
 
@@ -360,7 +338,7 @@ async function poll() {
 
 seen.add(tx.status);
 $('status').textContent = statusText(tx);
-report(tx);
+report(config.targetOrigin, tx);
 if (TERMINAL.includes(tx.status)) finish();
 else pollTimer = setTimeout(poll, config.pollMs);
 if (!amountInput) void refreshQuote();
