@@ -233,4 +233,13 @@ describe('sikaramp-mock check-webhook (child process)', () => {
       expect(res.stdout).toBe('');
     }
   });
+
+  it('exits 2 without a table when the endpoint cannot be reached', async () => {
+    const gone = await serve(() => async () => json(200));
+    await gone.close();
+    const res = await runCli([gone.url, '--secret', SECRET]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`could not reach ${gone.url}: ECONNREFUSED`);
+    expect(res.stdout).toBe('');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * sikaramp-mock check-webhook <url> --secret SECRET [--kind order|checkout] [--handled-url URL]
  *                             [--tolerance SECONDS] [--timeout MS] [--json]
- * Exit code 0 when every check passed, 1 on any miss, 2 on a usage error. The secret may come
+ * Exit code 0 when every check passed, 1 on any miss, 2 on a usage error or an endpoint that
+ * cannot be reached (or a --handled-url that does not answer a JSON array). The secret may come
  * from SIKARAMP_WEBHOOK_SECRET instead, out of the process list.
  */
 import { parseArgs } from 'node:util';

@@ -63,6 +63,7 @@ export async function checkWebhook(options: CheckWebhookOptions): Promise<CheckR
   const next = (extra?: Parameters<typeof makeEvent>[4]) => makeEvent(kind, run, String(++count), Date.now(), extra);
   const seconds = () => Math.floor(Date.now() / 1000);
   const rows: CheckRow[] = [];
+  const push = (row: CheckRow) => rows.push(row.ok === false ? row : { ...row, advice: '' });
 
   async function post(body: string, headers: Record<string, string>): Promise<Answer> {
     try {
@@ -95,27 +96,33 @@ export async function checkWebhook(options: CheckWebhookOptions): Promise<CheckR
   async function handled(event: CheckEvent): Promise<number | undefined> {
     if (!options.handledUrl) return undefined;
     const res = await doFetch(options.handledUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+    if (!res.ok) throw new Error(`--handled-url answered ${res.status}`);
     const list: unknown = await res.json();
     if (!Array.isArray(list)) throw new TypeError(`--handled-url must answer a JSON array, got ${JSON.stringify(list).slice(0, 80)}`);
     return list.filter((item) => JSON.stringify(item).includes(event.marker)).length;
   }
 
-  const expectAnswer = (name: string, want: 'accept' | 'refuse', answer: Answer, advice: string) =>
-    rows.push({ name, expected: want, got: shown(answer), ok: want === 'accept' ? accepted(answer) : refused(answer), advice });
+  const noAnswer = (answers: Answer[]) => answers.find((a) => a.status === undefined);
+  const expectAnswer = (name: string, want: 'accept' | 'refuse', answer: Answer, advice: string) => {
+    const ok = want === 'accept' ? accepted(answer) : refused(answer);
+    push({ name, expected: want, got: shown(answer), ok, advice: answer.status === undefined ? `no answer (${answer.error})` : advice });
+  };
 
   const expectHandled = async (name: string, event: CheckEvent, checkable: boolean, advice: (times: number) => string) => {
     const times = checkable ? await handled(event) : undefined;
     if (times === undefined) {
-      rows.push({ name, expected: 'handled once', got: checkable ? 'not checked (no --handled-url)' : 'not checked', ok: undefined, advice: '' });
+      push({ name, expected: 'handled once', got: checkable ? 'not checked (no --handled-url)' : 'not checked', ok: undefined, advice: '' });
       return;
     }
-    rows.push({ name, expected: 'handled once', got: `handled ${times}×`, ok: times === 1, advice: times === 1 ? '' : advice(times) });
+    push({ name, expected: 'handled once', got: `handled ${times}×`, ok: times === 1, advice: advice(times) });
   };
 
   // 1. A correct delivery, and whether it was handled by the time the endpoint acknowledged it.
   const valid = next();
   const validRaw = JSON.stringify(valid.body);
   const first = await deliver(valid);
+  // Nothing else can be judged when the endpoint cannot be reached at all.
+  if (first.status === undefined) throw new Error(`could not reach ${options.url}: ${first.error}`);
   expectAnswer('valid delivery', 'accept', first, 'refuses a correct delivery: check the secret, and verify the raw body as received');
   await expectHandled('handled before the 2xx', valid, accepted(first), (times) =>
     times === 0 ? 'answered 2xx before handling the event: if handling then fails, the service does not retry it' : 'handled the event more than once',
@@ -171,12 +178,12 @@ export async function checkWebhook(options: CheckWebhookOptions): Promise<CheckR
   const concurrent = next();
   const concurrentRaw = JSON.stringify(concurrent.body);
   const answers = await Promise.all(Array.from({ length: options.concurrency ?? 5 }, () => deliver(concurrent, { raw: concurrentRaw })));
-  rows.push({
+  push({
     name: `${answers.length} concurrent duplicates`,
     expected: '2xx, the others 2xx or 409',
     got: answers.map(shown).join(', '),
     ok: answers.some(accepted) && answers.every((a) => accepted(a) || a.status === 409),
-    advice: 'answer 2xx once the event is handled, and 409 (retry later) while another delivery of it is being handled',
+    advice: noAnswer(answers) ? `no answer (${noAnswer(answers)!.error})` : 'answer 2xx once the event is handled, and 409 (retry later) while another delivery of it is being handled',
   });
   await expectHandled('concurrent duplicates handled once', concurrent, answers.some(accepted), (times) =>
     `handled one event ${times} times at once: claim the event key before handling`,
@@ -188,12 +195,14 @@ export async function checkWebhook(options: CheckWebhookOptions): Promise<CheckR
   const earlier = next({ ramp: true, failed: true, reference: shared, age: 60 });
   const laterAnswer = await deliver(later);
   const earlierAnswer = await deliver(earlier);
-  rows.push({
+  push({
     name: 'out of order (later event first)',
     expected: 'accept both',
     got: `${shown(laterAnswer)}, ${shown(earlierAnswer)}`,
     ok: accepted(laterAnswer) && accepted(earlierAnswer),
-    advice: 'refuses an older event after a newer one: acknowledge it (2xx) and ignore it if it would move the order backwards',
+    advice: noAnswer([laterAnswer, earlierAnswer])
+      ? `no answer (${noAnswer([laterAnswer, earlierAnswer])!.error})`
+      : 'refuses an older event after a newer one: acknowledge it (2xx) and ignore it if it would move the order backwards',
   });
 
   return {
