@@ -10,6 +10,8 @@ export const ENVIRONMENT = {
   PORT: 'port the merchant backend listens on (default 3000)',
   PUBLIC_URL: 'address customers and Sikaramp reach this backend at, for redirects and webhooks (default http://localhost:<PORT>)',
   DATABASE_PATH: 'SQLite file with orders and processed webhook events (default .data/merchant.sqlite)',
+  REDIS_URL: 'Redis shared by every process of the shop, for the handled webhook keys (default none: they stay in the SQLite file)',
+  CLUSTER_WORKERS: 'processes src/cluster.ts starts on this host (default one per core)',
   SIKARAMP_BASE_URL: 'widget backend and dashboard, {base_url}',
   SIKARAMP_RAMP_BASE_URL: 'ramp order API, {ramp_base_url} (default SIKARAMP_BASE_URL)',
   SIKARAMP_CHECKOUT_BASE_URL: 'checkout API, {checkout_base_url} (default SIKARAMP_BASE_URL)',

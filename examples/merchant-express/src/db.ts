@@ -3,14 +3,17 @@
  * and every webhook event already handled. Fulfilment claims the event id and ships in ONE
  * transaction, so a redelivered event, two deliveries at once, or a restart between them can
  * never ship twice. The webhook handlers keep the keys of the events they handled in a table
- * of the same file (`SqliteDedupeStore`), so a restart forgets none.
+ * of the same file (`SqliteDedupeStore`), so a restart forgets none; with REDIS_URL, in Redis
+ * (`RedisDedupeStore`), shared by every process of the shop on every host.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fromNodeRedis, RedisDedupeStore } from '@sikaramp/sdk/redis';
 import type { DedupeStore } from '@sikaramp/sdk/webhooks';
 import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';
+import { createClient } from 'redis';
 
 export interface Order {
   /** This database's number for it, shown to the customer ("Order 7"); never used to look it up from outside. */
@@ -64,11 +67,16 @@ export interface ShopDb {
   close(): void;
 }
 
-export function openShopDb(path: string, now: () => Date = () => new Date()): ShopDb {
+export function openShopDb(path: string, now: () => Date = () => new Date(), redisUrl = process.env.REDIS_URL): ShopDb {
+  // Commands wait for the connection; the store bounds each wait, and a webhook that meets no Redis is answered 500.
+  const redis = redisUrl ? createClient({ url: redisUrl }).on('error', (e: Error) => console.error(`redis: ${e.message}`)) : undefined;
+  redis?.connect().catch((e: Error) => console.error(`redis: ${e.message}`));
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   db.exec(`
     PRAGMA journal_mode = WAL;
+    -- Several processes (src/cluster.ts) write this file: wait for another's transaction instead of failing with "database is locked".
+    PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS orders (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       token TEXT,
@@ -139,8 +147,12 @@ export function openShopDb(path: string, now: () => Date = () => new Date()): Sh
         throw error;
       }
     },
-    webhookStore: new SqliteDedupeStore(db, { now: () => now().getTime() }),
+    // With REDIS_URL, every process (src/cluster.ts, other hosts) shares the handled keys in Redis.
+    webhookStore: redis ? new RedisDedupeStore(fromNodeRedis(redis)) : new SqliteDedupeStore(db, { now: () => now().getTime() }),
     shipments: (orderId) => (countShipments.get(orderId) as { n: number }).n,
-    close: () => db.close(),
+    close: () => {
+      db.close();
+      void redis?.close();
+    },
   };
 }
