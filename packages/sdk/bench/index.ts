@@ -1,10 +1,11 @@
 /**
- * `pnpm bench`: webhook verification, the cost of an SDK call over a bare fetch, bundle sizes
+ * `pnpm bench`: webhook verification and de-duplication (memory, SQLite, Redis), the cost of an SDK call over a bare fetch, bundle sizes
  * and a whole buy against the in-process mock, in one run. Runs against the built package (dist), as merchants use it.
  */
 import { benchBuy } from './buy.ts';
 import { benchClients, benchClientSizes } from './clients.ts';
 import { benchHttp } from './http.ts';
+import { benchRedis, REDIS_HEAD } from './redis.ts';
 import { benchSize } from './size.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -20,6 +21,11 @@ const webhooks = await benchWebhooks();
 console.log('## Webhook verification (median of 5 rounds of 0.7 s; one at a time, then 32 in flight)\n');
 table(['verifier', 'ops/s', 'CPU per op', 'vs baseline (CPU)', 'ops/s, 32 in flight', 'vs baseline'], webhooks.rows);
 console.log(`\n${webhooks.summary.join('\n')}\n`);
+
+const redis = await benchRedis();
+console.log('## De-duplicating a webhook: a Redis claim next to the in-memory one (median of 3 rounds of 0.5 s; one at a time, then 32 in flight)\n');
+table(REDIS_HEAD, redis.rows);
+console.log(`\n${redis.summary.join('\n')}\n`);
 
 const http = await benchHttp();
 console.log('## SDK call vs bare fetch, same local server (one at a time, keep-alive, median of 5 rounds of 1 s)\n');
