@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWebhookHandler } from '../../packages/sdk/src/handlers/webhook.js';
 import { MemoryDedupeStore } from '../../packages/sdk/src/webhooks/dedupe.js';
 import type { DeliveryRecord } from '../src/types.js';
-import { enqueueDelivery } from '../src/webhooks/deliver.js';
+import { CHECKOUT_TIMEOUT_MS, enqueueDelivery } from '../src/webhooks/deliver.js';
 import { call, startInProcess, type MockEnv } from './helpers/env.js';
 import { complete, createPayment } from './helpers/checkout.js';
 
@@ -109,6 +109,21 @@ describe('in-process webhook delivery to a fetch handler', () => {
     expect(delivery).toMatchObject<Partial<DeliveryRecord>>({ kind: 'checkout', state: 'delivered', url: URL_NOWHERE });
     expect(events).toEqual([{ id: delivery!.event_id, type: 'payment.succeeded', status: 'completed' }]);
     expect(seen[0]!.headers.get('x-svc-event-id')).toBe(delivery!.event_id);
+  });
+
+  it('gives up on a handler that never answers after the checkout time-out, and aborts its request', async () => {
+    const org = await env.backend.control.fixtures.checkout({ webhook_url: URL_NOWHERE });
+    const payment = await createPayment(env, org.key);
+    let aborted = false;
+    receive = (request) =>
+      new Promise<Response>(() => {
+        request.signal.addEventListener('abort', () => (aborted = true));
+      });
+    const started = performance.now();
+    const [delivery] = await env.backend.control.webhooks.fire({ kind: 'checkout', event: 'payment.failed', id: payment.reference });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(CHECKOUT_TIMEOUT_MS - 50);
+    expect(delivery).toMatchObject({ state: 'failed', attempts: [{ error: 'timed out', next_attempt_at: null }] });
+    expect(aborted).toBe(true);
   });
 
   it('records what the handler throws as the failed attempt, and retries it', async () => {
