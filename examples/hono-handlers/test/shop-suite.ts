@@ -1,0 +1,161 @@
+/**
+ * One suite for the handler examples that run in this process (Hono, Express, Fastify): the
+ * shop on 127.0.0.1 against the standalone mock server. The widget's calls (as `<ramp-widget>`
+ * makes them) start a buy and a sell, the mock's signed order webhook is fulfilled once, and
+ * random bad input to each endpoint gets a 4xx JSON error that names no secret and starts nothing.
+ */
+import fc from 'fast-check';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '@sikaramp/mock-server';
+import { MerchantClient, WidgetClient } from '@sikaramp/sdk';
+import { Keypair } from '@sikaramp/sdk/anchor';
+import { MemoryDedupeStore, type DedupeStore } from '@sikaramp/sdk/handlers';
+import type { WebhookEvent } from '@sikaramp/sdk/webhooks';
+
+/** What each example's `createShop` takes. */
+export interface ShopConfig {
+  baseUrl: string;
+  anchorUrl: string;
+  secretKey: string;
+  publicKey: string;
+  stellarSecret: string;
+  webhookSecret: string;
+  store: DedupeStore;
+  customerOf: (request: Request) => string | undefined | Promise<string | undefined>;
+  fulfil: (event: WebhookEvent) => unknown;
+}
+
+/** Serves the example's shop with `config` on 127.0.0.1 at `port`. */
+export type StartShop = (config: ShopConfig, port: number) => Promise<{ close(): Promise<void> }>;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function shopSuite(framework: string, start: StartShop) {
+  describe(`the ${framework} shop with the drop-in handlers`, () => {
+    let mock: MockServer;
+    let shop: { close(): Promise<void> };
+    let url: string;
+    let config: ShopConfig;
+    const fulfilled: WebhookEvent[] = [];
+    /** The shop's login: cookie -> Sikaramp customer id. */
+    const logins = new Map<string, string>();
+    const wallet = Keypair.random().publicKey();
+
+    beforeAll(async () => {
+      // A manual clock without a seed starts at the wall clock, so signed timestamps and SEP-10 time bounds look fresh.
+      mock = await startMockServer({ port: 0, clock: 'manual' });
+      const email = 'kofi@shop.example';
+      const password = 'a long test password';
+      const dashboard = new MerchantClient({ baseUrl: mock.url, email, password });
+      const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
+      mock.backend.control.merchants.approveKyb(merchant.id);
+      const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
+      const { key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public' });
+      const customer = await new WidgetClient({ baseUrl: mock.url, secretKey }).customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
+      logins.set('session=ama', customer.id);
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      const { secret } = await dashboard.webhook.set({ url: `${url}/webhooks/sikaramp` });
+      config = {
+        baseUrl: mock.url,
+        anchorUrl: mock.backend.urls.anchor,
+        secretKey,
+        publicKey,
+        stellarSecret: Keypair.random().secret(),
+        webhookSecret: secret!,
+        store: new MemoryDedupeStore(),
+        customerOf: (request) => logins.get(request.headers.get('cookie') ?? ''),
+        fulfil: (event) => void fulfilled.push(event),
+      };
+      shop = await start(config, port);
+    });
+    afterAll(async () => {
+      await shop?.close();
+      await mock?.close();
+    });
+
+    const session = (body: unknown, cookie = 'session=ama') =>
+      fetch(`${url}/api/ramp/session`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const status = (id: string, cookie = 'session=ama') => fetch(`${url}/api/ramp/status?id=${encodeURIComponent(id)}`, { headers: { cookie } });
+
+    it('buys: session-url starts the transaction, and order.completed is fulfilled once', async () => {
+      const res = await session({ flow: 'buy', amount: 100, asset: 'USDC', destination: wallet, lang: 'en' });
+      expect(res.status).toBe(200);
+      const { id, url: interactive } = (await res.json()) as { id: string; url: string };
+      expect(interactive).toContain('/interactive?token=');
+
+      await mock.backend.control.anchor.completeInteractive(id, { provider: 'mtn', phone: '+233201234567' });
+      await mock.backend.control.rails.approvePrompt(id);
+      for (const seconds of [2, 5]) await mock.backend.clock.advance(seconds);
+      await mock.backend.control.webhooks.settle();
+
+      const { order_id } = mock.backend.control.anchor.transaction(id);
+      expect(fulfilled).toEqual([expect.objectContaining({ event: 'order.completed', order_id, destination_address: wallet })]);
+      expect(await (await status(id)).json()).toMatchObject({ transaction: { id, kind: 'deposit', status: 'completed' } });
+    });
+
+    it('sells, and tells a stranger nothing', async () => {
+      const { id } = (await (await session({ flow: 'sell', amount: 5 })).json()) as { id: string };
+      expect(await (await status(id)).json()).toMatchObject({ transaction: { id, kind: 'withdrawal', status: 'incomplete' } });
+      expect((await status(id, '')).status).toBe(401);
+      expect((await session({ flow: 'sell' }, 'session=someone')).status).toBe(401);
+    });
+
+    it('refuses a webhook that is not signed with the shop’s secret', async () => {
+      const res = await fetch(`${url}/webhooks/sikaramp`, {
+        method: 'POST',
+        headers: { 'x-webhook-signature': '0'.repeat(64), 'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)) },
+        body: JSON.stringify({ event: 'order.completed', order_id: 'ord_forged' }),
+      });
+      expect(res.status).toBe(400);
+      expect(fulfilled.some((e) => 'order_id' in e && e.order_id === 'ord_forged')).toBe(false);
+    });
+
+    it('answers random bad input to each endpoint with a 4xx JSON error that names no secret, and starts nothing', async () => {
+      const before = mock.backend.control.anchor.transactions().length;
+      const handled = fulfilled.length;
+      const secrets = [config.secretKey, config.webhookSecret, config.stellarSecret];
+      const body = fc.oneof(
+        fc.string(),
+        fc.json(),
+        // Near misses: the fields the widget sends, with wrong values.
+        fc.record(
+          {
+            flow: fc.oneof(fc.string(), fc.constantFrom('buy', 'sell')),
+            amount: fc.oneof(fc.integer({ max: 0 }), fc.string(), fc.constant(1e20), fc.constant(0.12345678)),
+            asset: fc.string(),
+            destination: fc.string(),
+            lang: fc.string(),
+          },
+          { requiredKeys: ['flow', 'amount'] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('session', 'status', 'webhook'), body, fc.string(), async (endpoint, value, header) => {
+          const text = typeof value === 'string' ? value : JSON.stringify(value);
+          const res =
+            endpoint === 'session'
+              ? await session(text)
+              : endpoint === 'status'
+                ? await status(text)
+                : await fetch(`${url}/webhooks/sikaramp`, { method: 'POST', headers: { 'x-webhook-signature': encodeURIComponent(header), 'x-webhook-timestamp': '1' }, body: text });
+          const answer = await res.text();
+          expect(res.status, `${endpoint} ${text}: ${answer}`).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+          expect(JSON.parse(answer)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+          for (const secret of secrets) expect(answer).not.toContain(secret);
+        }),
+        { numRuns: 60 },
+      );
+      expect(mock.backend.control.anchor.transactions()).toHaveLength(before);
+      expect(fulfilled).toHaveLength(handled);
+    });
+  });
+}
