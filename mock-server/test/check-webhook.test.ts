@@ -208,7 +208,12 @@ describe('sikaramp-mock check-webhook (child process)', () => {
 
   it('prints the table and exits 0 for a correct checkout receiver, 1 with the misses for a receiver that verifies nothing', async () => {
     const good = await sdkReceiver('checkout');
-    const ok = await runCli([good.url, '--kind', 'checkout', '--handled-url', good.handledUrl], { SIKARAMP_WEBHOOK_SECRET: SECRET });
+    const [ok, asJson] = await Promise.all([
+      runCli([good.url, '--kind', 'checkout', '--handled-url', good.handledUrl], { SIKARAMP_WEBHOOK_SECRET: SECRET }),
+      runCli([good.url, '--kind', 'checkout', '--secret', SECRET, '--json']),
+    ]);
+    expect(asJson.code).toBe(0);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ url: good.url, kind: 'checkout', missed: 0, unchecked: 3 });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain(`check-webhook ${good.url} (checkout webhooks)`);
