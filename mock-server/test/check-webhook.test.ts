@@ -149,7 +149,7 @@ describe('check-webhook catches the classic mistakes', () => {
           const key = JSON.stringify(event);
           if (!dedupe.has(key)) handled.push(event);
           dedupe.add(key);
-        }, 300);
+        }, 1_500);
         return json(200);
       } catch {
         return json(400);
