@@ -1,12 +1,14 @@
 /**
  * The dashboard at `/_mock/` in headless Chromium (Debian's package, driven by playwright-core)
  * against the standalone mock on 127.0.0.1: the virtual phone shows the code a merchant's call
- * sent, a buy completes from the page's Approve button and clock form, histories show each
+ * sent, a buy completes from the page's Approve button and clock form, a sell's payout fails from
+ * the phone, histories show each
  * change, the page follows the mock without reloading, axe-core finds nothing, and the keyboard
  * reaches and works every control. One page stays open throughout: live updates are the point.
  */
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Keypair } from '@stellar/stellar-sdk';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient, type ControlClient } from '../src/client.js';
@@ -122,12 +124,23 @@ describe('the dashboard in Chromium', () => {
       });
       orders.push(created.body.data.id as string);
     }
+    // A sell whose payout to the same phone is under way.
+    const sell = await call(env, 'POST', '/api/v1/ramp/orders', {
+      headers: { authorization: `Bearer ${merchant.secret_key}`, 'x-idempotency-key': newKey() },
+      body: orderBody({ type: 'offramp', phone: number }),
+    });
+    const wallet = Keypair.random().publicKey();
+    const { deposit, crypto_amount, reference } = sell.body.data;
+    await control.rails.sendStellarPayment({ from: wallet, to: deposit.stellar_address, amount: crypto_amount, memo: deposit.memo });
+    await call(env, 'POST', `/api/v1/ramp/orders/${reference}/confirm`, { headers: { authorization: `Bearer ${merchant.secret_key}` }, body: { source_wallet: wallet } });
     await control.clock.advance(2);
     const prompts = (await control.rails.prompts('pending')).filter((p) => p.phone === number);
     expect(prompts).toHaveLength(2);
     const delivery = (await control.webhooks.list({ merchantId: merchant.id })).at(-1)!;
     await page.locator(`[data-delivery="${delivery.id}"]`).waitFor(WAIT);
     await prompt(prompts[1]!.id).getByRole('button', { name: 'Let it time out' }).waitFor(WAIT);
+    const payout = page.locator(`[data-payout]`).filter({ hasText: reference });
+    await payout.getByRole('button', { name: 'Fail this payout' }).waitFor(WAIT);
 
     // Tab from the top until focus comes round again: every control is on the way.
     const controls = await page.evaluate(() => {
@@ -162,6 +175,10 @@ describe('the dashboard in Chromium', () => {
     await hasStatus(prompt(prompts[1]!.id), 'timed_out');
     // The focused button went with its prompt: focus falls back to the section's heading, not to the page's top.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('phones-heading');
+
+    await tabTo(payout.getByRole('button', { name: 'Fail this payout' }));
+    await page.keyboard.press('Enter');
+    await hasStatus(payout, 'failed');
 
     const select = page.getByLabel('New KYC status of Kojo Asante');
     await tabTo(select);

@@ -86,6 +86,41 @@ describe.each(MODES)('the dashboard: record histories in its snapshot, and its p
     expect(inbox.prompts[0]).toMatchObject({ id: prompt.id, status: 'timed_out', amount: 50, owner: started.body.id, settled_at: at(t0 + 45) });
   });
 
+  it("shows an off-ramp payout on the seller's phone, and the order's retry after the payout is failed", async () => {
+    const merchant = await control.fixtures.merchant();
+    const phone = await control.fixtures.verifiedPhone(merchant);
+    const auth = { authorization: `Bearer ${merchant.secret_key}` };
+    const created = await call(env, 'POST', '/api/v1/ramp/orders', {
+      body: orderBody({ type: 'offramp', phone: phone.phone }),
+      headers: { ...auth, 'x-idempotency-key': newKey() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const order = created.body.data;
+    const wallet = Keypair.random().publicKey();
+    await control.rails.sendStellarPayment({ from: wallet, to: order.deposit.stellar_address, amount: order.crypto_amount, memo: order.deposit.memo });
+    const confirmed = await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/confirm`, { headers: auth, body: { source_wallet: wallet } });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    await advance(2);
+
+    const before = (await control.dashboard.snapshot()).phones.find((p) => p.number === phone.phone)!;
+    expect(before.payouts).toHaveLength(1);
+    const payout = before.payouts[0]!;
+    expect(payout).toMatchObject({ provider: 'mtn', amount: order.fiat_amount, status: 'pending', owner: order.reference, settled_at: null, failure_reason: null });
+    await control.rails.failPayout(payout.id, 'wallet full');
+
+    const snap = await control.dashboard.snapshot();
+    expect(snap.phones.find((p) => p.number === phone.phone)!.payouts.find((p) => p.id === payout.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'wallet full',
+      settled_at: at(elapsed),
+    });
+    const history = snap.ramp_orders.find((o) => o.id === order.id)!.history;
+    expect(history.slice(-2).map((h) => [h.event, h.to, h.at])).toEqual([
+      ['payout', 'fiat_sending', at(elapsed)],
+      ['payout_failed', 'fiat_retry', at(elapsed)],
+    ]);
+  });
+
   it('shows a checkout session paid, a customer reviewed and set by the operator, and a merchant approved', async () => {
     const checkout = await control.fixtures.checkout();
     const payment = await createPayment(env, checkout.key);

@@ -37,7 +37,7 @@ export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryV
     const phones = new Map<string, DashboardSnapshot['phones'][number]>();
     const phone = (number: string) => {
       let entry = phones.get(number);
-      if (!entry) phones.set(number, (entry = { number, sms: [], prompts: [] }));
+      if (!entry) phones.set(number, (entry = { number, sms: [], prompts: [], payouts: [] }));
       return entry;
     };
     for (const otp of newestFirst(store.otps.values())) {
@@ -52,6 +52,18 @@ export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryV
         owner: c.owner.reference ?? c.owner.id,
         sent_at: c.created_at,
         settled_at: c.settled_at ?? null,
+      });
+    }
+    for (const p of newestFirst(store.mobileMoney.payouts.values())) {
+      phone(p.phone).payouts.push({
+        id: p.id,
+        provider: p.provider,
+        amount: p.amount,
+        status: p.status,
+        owner: p.owner.reference ?? p.owner.id,
+        sent_at: p.created_at,
+        settled_at: p.settled_at ?? null,
+        failure_reason: p.failure_reason ?? null,
       });
     }
     const merchantKeys = [...store.apiKeys.values()].map((k) => ({

@@ -15,11 +15,13 @@ export interface HistoryEntry {
 
 export interface DashboardSnapshot {
   clock: { now: string; kind: 'real' | 'manual' };
-  /** Each number that was sent a code or a prompt: its SMS inbox and its Mobile Money prompts, newest first. */
+  /** Each number that was sent a code, a prompt or money: its SMS inbox, its Mobile Money prompts and payouts, newest first. */
   phones: {
     number: string;
     sms: { id: string; code: string; purpose: string; sent_at: string; expires_at: string; used: boolean }[];
     prompts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null }[];
+    /** Cedis paid out to the phone (a sell); a pending one can be failed (control.rails.failPayout). */
+    payouts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null; failure_reason: string | null }[];
   }[];
   merchants: {
     id: string;

@@ -50,7 +50,7 @@ export function renderDashboard(config: DashboardConfig, css: string, script: st
 <p id="announce" role="status" aria-live="polite"></p>
 <noscript><p>The dashboard needs JavaScript.</p></noscript>
 </section>
-${section('phones', 'Virtual phones', 'One-time codes sent by SMS, and Mobile Money prompts to answer as the customer would.', true)}
+${section('phones', 'Virtual phones', 'One-time codes sent by SMS, Mobile Money prompts to answer as the customer would, and money paid out to the phone.', true)}
 ${section('transactions', 'Widget and anchor transactions', '', true)}
 ${section('ramp-orders', 'Ramp orders', '', true)}
 ${section('checkout-sessions', 'Checkout sessions', '', true)}

@@ -77,7 +77,7 @@ function history(key: string, entries: HistoryEntry[]): HTMLElement {
 }
 
 function phones(s: DashboardSnapshot): Node[] {
-  if (s.phones.length === 0) return [empty('No code or prompt has been sent to a phone yet.')];
+  if (s.phones.length === 0) return [empty('No code, prompt or money has been sent to a phone yet.')];
   return s.phones.map((p) =>
     h(
       'article',
@@ -123,6 +123,23 @@ function phones(s: DashboardSnapshot): Node[] {
               ),
             ),
           ),
+      p.payouts.length > 0 && h('h4', {}, 'Mobile Money received'),
+      p.payouts.length > 0 &&
+        h(
+          'ul',
+          {},
+          ...p.payouts.map((m) =>
+            h(
+              'li',
+              { 'data-payout': m.id },
+              `${m.provider.toUpperCase()}: GHS ${amount(m.amount)} from ${m.owner}, sent ${time(m.sent_at)} `,
+              status(m.status),
+              m.settled_at ? ` at ${time(m.settled_at)}` : '',
+              m.failure_reason ? ` (${m.failure_reason})` : '',
+              m.status === 'pending' && h('span', { class: 'actions' }, action('Fail this payout', 'fail-payout', m.id, true)),
+            ),
+          ),
+        ),
     ),
   );
 }
@@ -433,6 +450,7 @@ const ACTIONS: Record<string, (id: string) => Promise<void>> = {
     chosen.delete(`status-${id}`);
     return control('PUT', `/customers/${encodeURIComponent(id)}/status`, { status: value }, `Customer ${id} is now ${value}.`);
   },
+  'fail-payout': (id) => control('POST', `/payouts/${encodeURIComponent(id)}/fail`, {}, `Payout ${id} failed.`),
   redeliver: (id) => control('POST', `/webhooks/${encodeURIComponent(id)}/redeliver`, {}, `Webhook ${id} sent again.`),
 };
 
