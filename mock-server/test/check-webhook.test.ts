@@ -141,23 +141,24 @@ describe('check-webhook catches the classic mistakes', () => {
   });
 
   it('acknowledges before handling (handles from a queue after answering)', async () => {
+    const queued = new Set<string>();
     const receiver = await serve((handled) => async (request) => {
-      const dedupe = new Set<string>();
       try {
         const event = await verifyWebhook({ body: await request.text(), headers: request.headers, secret: SECRET });
-        setTimeout(() => {
-          const key = JSON.stringify(event);
-          if (!dedupe.has(key)) handled.push(event);
-          dedupe.add(key);
-        }, 1_500);
+        const key = JSON.stringify(event);
+        if (!queued.has(key)) {
+          queued.add(key);
+          setTimeout(() => handled.push(event), 5_000);
+        }
         return json(200);
       } catch {
         return json(400);
       }
     });
     const report = await check(receiver);
-    expect(missed(report)).toEqual(expect.arrayContaining(['handled before the 2xx', 'concurrent duplicates handled once']));
-    expect(report.rows.find((r) => r.name === 'handled before the 2xx')!.got).toBe('handled 0×');
+    // Not yet handled when acknowledged; the signature and time checks all pass.
+    expect(missed(report)).toEqual(['handled before the 2xx', 'duplicate handled once', 'concurrent duplicates handled once']);
+    expect(report.rows.filter((r) => r.ok === false).map((r) => r.got)).toEqual(['handled 0×', 'handled 0×', 'handled 0×']);
   });
 
   it('refuses an older event after a newer one of the same payment', async () => {
