@@ -41,6 +41,7 @@ export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk': 'packages/sdk/src/index.ts',
   '@sikaramp/sdk/webhooks': 'packages/sdk/src/webhooks/index.ts',
   '@sikaramp/sdk/webhooks/sqlite': 'packages/sdk/src/webhooks/sqlite.ts',
+  '@sikaramp/sdk/redis': 'packages/sdk/src/redis/index.ts',
   '@sikaramp/sdk/anchor': 'packages/sdk/src/anchor/index.ts',
   '@sikaramp/sdk/handlers': 'packages/sdk/src/handlers/index.ts',
   '@sikaramp/sdk/handlers/express': 'packages/sdk/src/handlers/adapters/express.ts',
