@@ -1,4 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, statSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
+
+/** When this build began: the index.d.ts written after it is this build's. */
+const started = Date.now();
+const written = (file: string) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= started;
 
 export default defineConfig({
   // freighter.ts is its own file, loaded by a dynamic import that stays one (see freighter.ts).
@@ -13,4 +21,18 @@ export default defineConfig({
   splitting: false,
   external: ['./freighter.js'],
   noExternal: ['@stellar/freighter-api'],
+  // dist/custom-elements.json, from the source by the standard analyzer (custom-elements-manifest.config.mjs),
+  // with every build: so the manifest the package ships never lags the element. And React's JSX
+  // types, written by hand (they need React's types to compile, which the widget does not have).
+  onSuccess: async () => {
+    const cem = createRequire(import.meta.url).resolve('@custom-elements-manifest/analyzer/cem.js');
+    execFileSync(process.execPath, [cem, 'analyze', '--quiet', '--config', 'custom-elements-manifest.config.mjs'], { stdio: 'inherit' });
+    // The .d.ts build, running beside this, removes every dist/*.d.ts as it starts and writes
+    // index.d.ts as it ends: copy after that.
+    for (let waited = 0; !written('dist/index.d.ts'); waited += 100) {
+      if (waited > 120_000) throw Error('dist/index.d.ts was not written');
+      await setTimeout(100);
+    }
+    copyFileSync('src/jsx-react.d.ts', 'dist/jsx-react.d.ts');
+  },
 });

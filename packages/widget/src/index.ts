@@ -7,6 +7,7 @@ import { RampWidget } from './ramp-widget.js';
 
 export { DEFAULT_ALLOW, RampWidget } from './ramp-widget.js';
 export type * from './events.js';
+export type * from './jsx.js';
 
 /** The element's tag name. */
 export const TAG_NAME = 'ramp-widget';

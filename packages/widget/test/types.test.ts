@@ -4,20 +4,28 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureBuilt, PACKAGE_DIR } from './helpers/dist.js';
 
+/** tsc on one fixture that imports the package by name, as a page's TypeScript would: its errors, or ''. */
+function compile(fixture: string, options: string[] = []): string {
+  ensureBuilt();
+  const tsc = join(createRequire(join(PACKAGE_DIR, 'package.json')).resolve('typescript7/package.json'), '../bin/tsc');
+  const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+  args.push('--target', 'es2022', '--lib', 'es2022,dom', '--types', '', ...options, fixture);
+  try {
+    execFileSync(process.execPath, [tsc, ...args], { cwd: PACKAGE_DIR, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
+
 describe('types', () => {
+  // The fixtures import the package by name: TypeScript reads the published dist/index.d.ts.
+  // Their @ts-expect-error lines fail the compile if a wrong value were accepted.
   it("types the element, its properties and its events for a page's TypeScript", () => {
-    ensureBuilt();
-    // The fixture imports the package by name: TypeScript reads the published dist/index.d.ts.
-    // Its @ts-expect-error lines fail the compile if a wrong value were accepted.
-    const tsc = join(createRequire(join(PACKAGE_DIR, 'package.json')).resolve('typescript7/package.json'), '../bin/tsc');
-    const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
-    args.push('--target', 'es2022', '--lib', 'es2022,dom', '--types', '', 'test/fixtures/consumer.ts');
-    let output = '';
-    try {
-      execFileSync(process.execPath, [tsc, ...args], { cwd: PACKAGE_DIR, encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      output = String((error as { stdout?: string }).stdout ?? error);
-    }
-    expect(output).toBe('');
+    expect(compile('test/fixtures/consumer.ts')).toBe('');
+  });
+
+  it('types <ramp-widget> in JSX: attributes, callbacks, and a typed listener per event (onramp-…)', () => {
+    expect(compile('test/fixtures/jsx.tsx', ['--jsx', 'preserve'])).toBe('');
   });
 });

@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 export const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST_ENTRY = join(PACKAGE_DIR, 'dist/index.js');
 const LOCK = join(PACKAGE_DIR, '.build-lock');
-const SOURCES = ['src', 'tsup.config.ts', 'package.json'];
+const SOURCES = ['src', 'tsup.config.ts', 'custom-elements-manifest.config.mjs', 'package.json'];
 
 function mtime(path: string): number {
   try {

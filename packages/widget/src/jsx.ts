@@ -1,0 +1,37 @@
+/**
+ * `<ramp-widget>`'s props in a JSX template, framework-neutral (types only). The React
+ * augmentation, `@sikaramp/widget/jsx-react`, puts them in React's `JSX.IntrinsicElements`;
+ * another framework's is the same interface in its own namespace.
+ */
+import type { RampEvent, RampEventMap } from './events.js';
+import type { RampWidget } from './ramp-widget.js';
+
+/** The attributes, as a template (and a server render) writes them. */
+export interface RampWidgetAttributes {
+  'data-api-key'?: string;
+  flow?: 'buy' | 'sell';
+  mode?: 'iframe' | 'popup' | 'redirect';
+  'session-url'?: string;
+  'status-url'?: string;
+  'api-base'?: string;
+  /** Read as a number. */
+  amount?: number | string;
+  asset?: string;
+  destination?: string;
+  allow?: string;
+  /** Read as a number, milliseconds. */
+  'poll-interval'?: number | string;
+  lang?: string;
+}
+
+/**
+ * A listener per event: `on` and the event's name, as React 19 and Preact take it on a custom
+ * element (`onramp-complete` listens to `ramp-complete`), the event typed.
+ */
+export type RampWidgetEventProps = { [K in keyof RampEventMap as `on${K}`]?: (event: RampEvent<K>) => void };
+
+/** Everything a template may set on `<ramp-widget>`: attributes, the two callback properties, listeners. */
+export interface RampWidgetProps extends RampWidgetAttributes, RampWidgetEventProps {
+  getSession?: RampWidget['getSession'];
+  getStatus?: RampWidget['getStatus'];
+}
