@@ -23,7 +23,7 @@ export {
   WaitTimeoutError,
   type ValidationIssue,
 } from './core/errors.js';
-export type { ClientOptions, RequestOptions, IdempotentRequestOptions } from './core/http.js';
+export type { ClientOptions, RequestOptions, IdempotentRequestOptions, Hooks, HookRequest, HookResponse } from './core/http.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { APIPromise, WithResponse } from './core/api-promise.js';
 export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';

@@ -43,7 +43,7 @@ export function redact(text: string): string {
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'set-cookie', 'x-session-token']);
 
 /** A copy of headers with credential headers masked and credential-shaped values redacted. */
-function redactHeaders(headers: Headers): Headers {
+export function redactHeaders(headers: Headers): Headers {
   const out = new Headers();
   headers.forEach((value, name) => out.append(name, CREDENTIAL_HEADERS.has(name) ? '[redacted]' : redact(value)));
   return out;

@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, requestIdOf, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, TimeoutError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
@@ -41,6 +41,45 @@ export interface ClientOptions {
    * `info`: retries; `warn` / `error`: failures. Default: `SIKARAMP_LOG` where `process.env` exists, else `off`.
    */
   logLevel?: LogLevel;
+  /** Called around each attempt: to add headers (tracing) and to see each answer's status, request id and duration. */
+  hooks?: Hooks;
+}
+
+/** A request about to be sent, as a hook sees it. */
+export interface HookRequest {
+  /** `GET`, `POST`, … */
+  readonly method: string;
+  /** The URL, query included, secret-looking query values masked (`token=[redacted]`). */
+  readonly url: string;
+  /**
+   * The headers that will be sent, the client's credential included (it is yours): add or change
+   * any in `beforeRequest`. Changes made later are not sent.
+   */
+  readonly headers: Headers;
+  /** 1 for the first attempt, 2 for the first retry, and so on; a repeat after a renewed credential counts too. */
+  readonly attempt: number;
+}
+
+/** An answer, as a hook sees it. Its body is not given: it can hold a secret (a new API key, a webhook secret). */
+export interface HookResponse {
+  readonly status: number;
+  /** The answer's headers, with credential headers (`Set-Cookie`, …) and credential-shaped values redacted. */
+  readonly headers: Headers;
+  /** `meta.request_id` of the body, else the `X-Request-Id` header: quote it to support. */
+  readonly requestId: string | undefined;
+  /** From sending the request to having read the whole answer, ms. */
+  readonly durationMs: number;
+}
+
+/**
+ * Hooks on each attempt of each call. A promise a hook returns is awaited; a hook that throws
+ * fails the call with its error, unretried (and `beforeRequest`'s before anything is sent).
+ */
+export interface Hooks {
+  /** Before each attempt is sent, retries included. */
+  beforeRequest?: (request: HookRequest) => void | Promise<void>;
+  /** After each answer is read, 2xx or not, before the SDK returns, retries or throws. Not called when no answer came (ConnectionError, TimeoutError, AbortError). */
+  afterResponse?: (response: HookResponse, request: HookRequest) => void | Promise<void>;
 }
 
 /** Options of one call. */
@@ -108,7 +147,6 @@ interface Received {
 export class HttpCore {
   readonly baseUrl: string;
   readonly #ky: KyInstance;
-  readonly #fetch: typeof fetch;
   readonly #config: CoreConfig;
   readonly #log: Log | undefined;
   /** Where the call now being started reports its answer (see {@link HttpCore.capture}). */
@@ -120,21 +158,13 @@ export class HttpCore {
     this.#config = config;
     this.#log = createLog(config.logger, config.logLevel);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const [name, value] = clientHeader();
     const given = Object.keys(config.defaultHeaders ?? {}).some((key) => key.toLowerCase() === name);
     this.#baseHeaders = { accept: 'application/json', ...(given ? {} : { [name]: value }), ...config.defaultHeaders };
     // ky's fast path: one instance, its retry, timeout and HTTP errors off (the loop below
-    // owns them), no hooks. The timeout's signal and the JSON body reach fetch in its init
-    // (see #attempt), so ky combines no signals and undici copies no body stream.
-    this.#ky = ky.create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      // fetch would follow a 3xx and send every header but Authorization to whatever host
-      // `Location` names (X-API-Key included): a redirect is answered, never followed.
-      redirect: 'manual',
-    });
+    // owns them), no hooks of its own (the client's run in #attempt, only when given). The
+    // signal, headers and body reach fetch in its init (see #attempt).
+    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
   }
 
   get<S extends z.ZodType>(path: string, call: Call<S>): Promise<z.output<S>> {
@@ -196,7 +226,7 @@ export class HttpCore {
       log?.debug(`request ${shown}`, { attempt });
       const started = Date.now();
       try {
-        received = await this.#attempt(method, path, call);
+        received = await this.#attempt(method, path, call, attempt);
       } catch (error) {
         if (!(error instanceof ConnectionError) || !retryable || retry >= maxRetries) {
           if (log) logFailure(log, shown!, error, attempt);
@@ -252,33 +282,47 @@ export class HttpCore {
     return path === '' ? this.baseUrl : `${this.baseUrl}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
   }
 
-  async #attempt(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
+  async #attempt(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>, attempt: number): Promise<Received> {
     const { signal } = call;
     if (signal?.aborted) throw new AbortError({ cause: signal.reason });
+    const config = this.#config;
     const headers: Record<string, string> = { ...this.#baseHeaders };
-    const auth = call.auth === false ? undefined : this.#config.auth;
+    const auth = call.auth === false ? undefined : config.auth;
     if (auth) {
       // Most authenticators answer at once: awaiting only a promise spares a turn of the event loop per call.
       const given = auth.headers(signal);
       Object.assign(headers, typeof (given as Promise<unknown>).then === 'function' ? await given : given);
     }
-    if (call.idempotencyKey !== undefined) headers[this.#config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
+    if (call.idempotencyKey !== undefined) headers[config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
     if (call.headers) Object.assign(headers, call.headers);
-
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const url = call.query ? withQuery(this.#url(path), call.query) : this.#url(path);
 
-    const timeoutMs = call.timeout ?? this.#config.timeout ?? DEFAULT_TIMEOUT_MS;
+    // Only a client with hooks pays for a Headers object and a masked URL.
+    const hooks = config.hooks;
+    let sent: HeadersInit = headers;
+    let shown: HookRequest | undefined;
+    if (hooks?.beforeRequest || hooks?.afterResponse) {
+      shown = { method, url: loggableUrl(url), headers: (sent = new Headers(headers)), attempt };
+      await hooks.beforeRequest?.(shown);
+    }
+
+    const timeoutMs = call.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), timeoutMs);
-    const url = this.#url(path);
-    // fetch gets the signal and the body in its init: a signal given to ky costs an
-    // AbortSignal.any per call, and a body only on ky's Request is piped through a stream copy.
-    const init: RequestInit = { signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal, body };
-    const options: Options = { method, headers, body, fetch: (request) => this.#fetch(request, init) };
-    // A fetch of the caller's own may pass the Request on without the init: the Request then carries the signal too.
-    if (this.#config.fetch) options.signal = init.signal;
-    if (call.query) options.searchParams = call.query;
+    const timeout = setTimeout(abort, timeoutMs, timer);
+    // redirect 'manual': fetch would follow a 3xx and send every header but Authorization to
+    // whatever host `Location` names (X-API-Key included): a redirect is answered, never followed.
+    const init: RequestInit = { method, headers: sent, body, signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal, redirect: 'manual' };
+    const own = config.fetch;
+    // ky's fast path: it builds only a bare Request for the URL and method, and the global fetch
+    // gets the URL and the init, so that undici makes one Request (not one from ky's) and copies
+    // no body stream. A fetch of the caller's own gets ky's whole Request (headers, body and
+    // signal too, for one that drops the init) and the init.
+    const options: Options = own
+      ? { method, headers: sent, body, signal: init.signal, fetch: (request) => own(request, init) }
+      : { method, fetch: () => globalThis.fetch(url, init) };
+    const started = shown && performance.now();
     try {
       let response: Response;
       try {
@@ -293,7 +337,13 @@ export class HttpCore {
         // The connection dropped while the answer was being read.
         throw this.#failure(error, signal, timer.signal, timeoutMs, true);
       }
-      return { response, body: parseBody(text) };
+      const received = { response, body: parseBody(text) };
+      if (hooks?.afterResponse) {
+        const { status, headers: answered } = response;
+        const requestId = requestIdOf(received.body, answered);
+        await hooks.afterResponse({ status, headers: redactHeaders(answered), requestId, durationMs: performance.now() - started! }, shown!);
+      }
+      return received;
     } finally {
       clearTimeout(timeout);
     }
@@ -314,6 +364,16 @@ function logFailure(log: Log, shown: string, error: unknown, attempt: number): v
   if (error instanceof AbortError) log.debug(`aborted ${shown}`, { attempt });
   else if (error instanceof ApiError && error.status < 500) log.warn(`failed ${shown}: ${message}`, { attempt, status: error.status, requestId: error.requestId });
   else log.error(`failed ${shown}: ${message}`, { attempt, ...(error instanceof ApiError ? { status: error.status, requestId: error.requestId } : {}) });
+}
+
+const abort = (controller: AbortController) => controller.abort();
+
+/** `url` with the defined values of `query` appended, as ky's `searchParams` would. */
+function withQuery(url: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));
+  const search = params.toString();
+  return search ? `${url}${url.includes('?') ? '&' : '?'}${search}` : url;
 }
 
 const isRedirect = (response: Response) => response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
