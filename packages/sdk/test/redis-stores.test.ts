@@ -124,6 +124,11 @@ describe('RedisTokenCache', () => {
       await store.set(key, { token: 'jwt-2', expiresAt: Date.now() + 60_000 });
       await store.delete(key);
       expect(await store.get(key)).toBeUndefined();
+      // A token already expired is not stored; a value another program wrote reads as missing.
+      await store.set(key, { token: 'jwt-3', expiresAt: Date.now() - 1 });
+      expect(await store.get(key)).toBeUndefined();
+      await runner.eval("return redis.call('SET', KEYS[1], ARGV[1])", [`sikaramp:token:${key}`], ['not json']);
+      expect(await store.get(key)).toBeUndefined();
     }
   });
 
