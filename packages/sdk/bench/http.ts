@@ -27,18 +27,21 @@ export async function benchHttp() {
       if (!res.ok) throw new Error(String(res.status));
       return ((await res.json()) as { data: unknown }).data;
     };
-    // ky alone, configured and called as the SDK's core calls it: the part of an SDK call that is ky's.
+    // ky alone, configured and called as the SDK's core calls it (no hooks, the global fetch):
+    // the part of an SDK call that is ky's and fetch's.
     const kyAlone = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
     const kyCall = async () => {
       const timer = new AbortController();
       const timeout = setTimeout(() => timer.abort(), 60_000);
       try {
-        const init = { signal: timer.signal };
-        const res = await kyAlone(`${origin}/api/v1/widget/config`, {
+        const url = `${origin}/api/v1/widget/config`;
+        const init: RequestInit = {
           method: 'GET',
           headers: { accept: 'application/json', 'X-API-Key': 'sika_secret_bench' },
-          fetch: (request) => globalThis.fetch(request, init),
-        });
+          signal: timer.signal,
+          redirect: 'manual',
+        };
+        const res = await kyAlone(url, { method: 'GET', fetch: () => globalThis.fetch(url, init) });
         return (JSON.parse(await res.text()) as { data: unknown }).data;
       } finally {
         clearTimeout(timeout);
