@@ -4,6 +4,10 @@
  * server answering a fixed JSON in the same run. Every request must be answered (no errors,
  * no timeouts, no non-2xx); requests per second and p99 latency are reported as ratios to
  * the bare server, which is what stays comparable from one machine to another.
+ *
+ * The mock first holds a realistic store (STORED_PAYMENTS payments, one in ten paid), and
+ * each row is warmed up before it is measured, so that a lookup or a creation that slows
+ * down as records grow, or a first run of cold code, shows in the figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +16,10 @@ import autocannon from 'autocannon';
 /** Load of one measurement: connections kept busy for this many seconds. */
 const CONNECTIONS = 10;
 const SECONDS = 3;
+/** Unmeasured load before each measurement, seconds: the JIT settles before the figures count. */
+const WARM_UP_SECONDS = 1;
+/** Payments the mock holds before the first row; the creation row adds tens of thousands more. */
+const STORED_PAYMENTS = 5_000;
 
 const dist = new URL('../dist/index.js', import.meta.url).href;
 
@@ -55,7 +63,9 @@ interface Measured {
 }
 
 async function measure(origin: string, t: Target): Promise<Measured> {
-  const r = await autocannon({ url: `${origin}${t.path}`, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: SECONDS, timeout: 5 });
+  const load = { url: `${origin}${t.path}`, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, timeout: 5 };
+  await autocannon({ ...load, duration: WARM_UP_SECONDS });
+  const r = await autocannon({ ...load, duration: SECONDS });
   const failures = [
     r.errors > 0 && `${r.errors} errors`,
     r.timeouts > 0 && `${r.timeouts} timeouts`,
@@ -78,17 +88,32 @@ try {
   const { key } = await json(`${mock.url}/_mock/checkout/keys`, { method: 'POST', body: '{}' });
   const payment = JSON.stringify({ type: 'checkout', amount: 10_000, currency: 'GHS', recipient: { name: 'Ama Mensah', email: 'ama@example.com' }, redirect_url: 'https://shop.example/return', meta: { order_id: 'A-1' } });
   const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const { data } = await json(`${mock.url}/api/v1/developer/payments`, { method: 'POST', headers: auth, body: payment });
-  await json(`${mock.url}/_mock/checkout/${data.reference}/complete`, { method: 'POST', body: JSON.stringify({ status: 'completed' }) });
+  const create = () => json(`${mock.url}/api/v1/developer/payments`, { method: 'POST', headers: auth, body: payment });
+  const complete = (reference: string) =>
+    json(`${mock.url}/_mock/checkout/${reference}/complete`, { method: 'POST', body: JSON.stringify({ status: 'completed' }) });
+  // A store as a shop's would be after a while, CONNECTIONS requests at a time; the looked-up payment sits in the middle.
+  let looked: { reference: string; session_id: string } | undefined;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, lane) => {
+      for (let i = lane; i < STORED_PAYMENTS; i += CONNECTIONS) {
+        const { data } = await create();
+        if (i % 10 === 0) await complete(data.reference);
+        if (i === STORED_PAYMENTS / 2) looked = data;
+      }
+    }),
+  );
+  const data = looked!;
 
-  // The lookup first: every creation below adds a payment the lookups would then search past.
   const targets: Target[] = [
     { name: 'GET /api/v1/developer/payments/{ref} (order lookup)', method: 'GET', path: `/api/v1/developer/payments/${data.session_id}`, headers: {} },
+    { name: 'GET /api/v1/developer/payments/{PAY-ref} (lookup by gateway reference)', method: 'GET', path: `/api/v1/developer/payments/${data.reference}`, headers: {} },
     { name: 'POST /api/v1/developer/payments (checkout create, no Idempotency-Key)', method: 'POST', path: '/api/v1/developer/payments', headers: auth, body: payment },
   ];
 
   console.log(`@sikaramp/mock-server bench, node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, 127.0.0.1; the bare server answers a fixed JSON of the same size\n`);
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up, 127.0.0.1; the mock holds ${STORED_PAYMENTS} payments before the first row; the bare server answers a fixed JSON of the same size\n`,
+  );
   const rows: string[][] = [];
   for (const target of targets) {
     // Bare right before the mock, so that both see the machine in the same state.

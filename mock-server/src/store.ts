@@ -7,6 +7,7 @@
  */
 import { createAnchorState } from './state/anchor.js';
 import { createCheckoutState } from './state/checkout.js';
+import { IndexedMap, keyHash } from './state/indexed-map.js';
 import { createRampState } from './state/ramp.js';
 import type { CollectionRecord, DeliveryRecord, OtpRecord, PayoutRecord, StellarPaymentRecord } from './types.js';
 
@@ -131,16 +132,27 @@ export interface OrderRecord {
 // The webhook delivery records live beside the other shared record types.
 export type { DeliveryAttempt, DeliveryRecord, DeliveryState } from './types.js';
 
+/**
+ * The requests a rate-limit bucket admitted within its window, oldest first: `times[head]`
+ * onwards. Expired times are skipped by moving `head`, and the array is compacted now and
+ * then, so that a request costs the same however many the window holds.
+ */
+export interface RateWindow {
+  times: number[];
+  head: number;
+}
+
 export function createStore() {
   return {
     merchants: new Map<string, MerchantRecord>(),
-    apiKeys: new Map<string, ApiKeyRecord>(),
+    /** Found by `key_hash` as well (keyHash). */
+    apiKeys: new IndexedMap<ApiKeyRecord>(keyHash),
     customers: new Map<string, CustomerRecord>(),
     sessions: new Map<string, SessionRecord>(),
     orders: new Map<string, OrderRecord>(),
     deliveries: new Map<string, DeliveryRecord>(),
-    /** Request times (ms) per rate-limit bucket, for sliding windows. */
-    rateWindows: new Map<string, number[]>(),
+    /** Recent request times per rate-limit bucket, for sliding windows (see rateLimit in http/auth.ts). */
+    rateWindows: new Map<string, RateWindow>(),
     /** One-time passwords sent to phones. */
     otps: new Map<string, OtpRecord>(),
     /** The simulated Mobile Money rail: prompts (collections) and payouts. */

@@ -1,10 +1,11 @@
 /**
  * Credentials of the dashboard (merchant JWT) and of the widget/ramp surfaces (API keys),
- * plus the per-key rate limit. Keys are looked up by their SHA-256: the mock, like the
- * service, never stores a key's text.
+ * plus the per-key rate limit. Keys are looked up by their SHA-256 (an index of the store):
+ * the mock, like the service, never stores a key's text.
  */
 import type { MockContext } from '../context.js';
 import { sha256Hex, signJwt, timingSafeEqual, verifyJwt } from '../crypto.js';
+import { findBy, keyHash } from '../state/indexed-map.js';
 import type { ApiKeyRecord, MerchantRecord, SessionRecord } from '../store.js';
 import { forbidden, HttpError, unauthorized } from './errors.js';
 
@@ -69,13 +70,10 @@ export interface KeyAuth {
 
 /** Finds an active key by its text; undefined for unknown or revoked keys. */
 export async function findKey(ctx: MockContext, text: string): Promise<KeyAuth | undefined> {
-  const hash = await hashKey(text);
-  for (const key of ctx.store.apiKeys.values()) {
-    if (key.key_hash !== hash || !key.is_active) continue;
-    const merchant = ctx.store.merchants.get(key.merchant_id);
-    return merchant ? { key, merchant } : undefined;
-  }
-  return undefined;
+  const key = findBy(ctx.store.apiKeys, keyHash, await hashKey(text));
+  if (!key?.is_active) return undefined;
+  const merchant = ctx.store.merchants.get(key.merchant_id);
+  return merchant ? { key, merchant } : undefined;
 }
 
 export interface RequireKeyOptions {
@@ -119,20 +117,33 @@ export async function requireKey(ctx: MockContext, request: Request, opts: Requi
   return auth;
 }
 
+/** Expired times a rate window skips before its array is compacted (see RateWindow). */
+const RATE_WINDOW_SLACK = 64;
+
 /**
  * Sliding-window rate limit in clock time: the request that would be number `limit + 1`
  * within `windowMs` gets 429 RATE_LIMITED with `Retry-After` (seconds until a slot frees).
+ * The clock only moves forward, so a window's times are in order and the expired ones are
+ * the oldest: a request skips those and appends its own, without copying the window.
  */
 export function rateLimit(ctx: MockContext, bucket: string, limit: number, windowMs: number): void {
   const now = ctx.clock.now();
-  const hits = (ctx.store.rateWindows.get(bucket) ?? []).filter((t) => t > now - windowMs);
-  if (hits.length >= limit) {
-    const retryAfter = Math.max(1, Math.ceil((hits[0]! + windowMs - now) / 1000));
-    ctx.store.rateWindows.set(bucket, hits);
+  const windows = ctx.store.rateWindows;
+  let window = windows.get(bucket);
+  if (!window) windows.set(bucket, (window = { times: [], head: 0 }));
+  const { times } = window;
+  let head = window.head;
+  while (head < times.length && times[head]! <= now - windowMs) head++;
+  if (head >= RATE_WINDOW_SLACK && head * 2 >= times.length) {
+    times.splice(0, head);
+    head = 0;
+  }
+  window.head = head;
+  if (times.length - head >= limit) {
+    const retryAfter = Math.max(1, Math.ceil((times[head]! + windowMs - now) / 1000));
     throw new HttpError(429, 'RATE_LIMITED', 'too many requests', { 'Retry-After': String(retryAfter) });
   }
-  hits.push(now);
-  ctx.store.rateWindows.set(bucket, hits);
+  times.push(now);
 }
 
 /** 403 FORBIDDEN unless the key carries `permission` (`onramp` for buying, `offramp` for selling). */

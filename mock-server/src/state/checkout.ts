@@ -5,6 +5,7 @@
  * (sessions, injected faults, held creations, the dashboard's selected organization).
  */
 import type { CheckoutSessionStatus } from '../machines/checkout-session.js';
+import { IndexedMap, keyHash } from './indexed-map.js';
 
 export type OrganizationStatus = 'active' | 'inactive';
 
@@ -134,18 +135,26 @@ export interface GatewayFaults {
   remaining: number;
 }
 
+// What the indexed Maps below are also found by (see findBy).
+export const sessionReference = (session: GatewaySession) => session.reference;
+export const transactionSession = (txn: CheckoutTransaction) => txn.session_id;
+export const eventOf = (event: Pick<CheckoutEvent, 'transaction_id' | 'status'>) => `${event.transaction_id} ${event.status}`;
+
 export function createCheckoutState() {
   return {
     organizations: new Map<string, CheckoutOrganization>(),
-    keys: new Map<string, CheckoutKeyRecord>(),
-    sessions: new Map<string, GatewaySession>(),
-    transactions: new Map<string, CheckoutTransaction>(),
+    /** Found by `key_hash` as well (keyHash). */
+    keys: new IndexedMap<CheckoutKeyRecord>(keyHash),
+    /** Found by gateway `reference` as well (sessionReference). */
+    sessions: new IndexedMap<GatewaySession>(sessionReference),
+    /** Found by `session_id` as well (transactionSession): one transaction per gateway session. */
+    transactions: new IndexedMap<CheckoutTransaction>(transactionSession),
     /** By `<endpoint> <organization id> <key>`. */
     idempotency: new Map<string, IdempotencyRecord>(),
     /** Subscribed webhook endpoints, by id. */
     webhookEndpoints: new Map<string, CheckoutWebhookEndpoint>(),
-    /** By event id. */
-    events: new Map<string, CheckoutEvent>(),
+    /** By event id; found by `<transaction id> <status>` as well (eventOf): one event per status a transaction reaches. */
+    events: new IndexedMap<CheckoutEvent>(eventOf),
     /** The dashboard's most recently selected organization: where the earlier gateway routes attribute payments. */
     selectedOrganizationId: null as string | null,
     gateway: {

@@ -7,6 +7,7 @@ import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { bearer, clientIp, hashKey } from '../../http/auth.js';
 import type { CheckoutKeyRecord, CheckoutOrganization } from '../../state/checkout.js';
+import { findBy, keyHash } from '../../state/indexed-map.js';
 import { checkoutError } from './errors.js';
 
 export const CHECKOUT_KEY_PREFIX = 'sika_checkout_';
@@ -44,9 +45,8 @@ export async function issueCheckoutKey(ctx: MockContext, input: IssueKeyInput): 
 
 /** The active key with this text, or undefined. */
 export async function findCheckoutKey(ctx: MockContext, text: string): Promise<CheckoutKeyRecord | undefined> {
-  const hash = await hashKey(text);
-  for (const record of ctx.store.checkout.keys.values()) if (record.key_hash === hash && record.is_active) return record;
-  return undefined;
+  const record = findBy(ctx.store.checkout.keys, keyHash, await hashKey(text));
+  return record?.is_active ? record : undefined;
 }
 
 export interface CheckoutAuth {

@@ -10,7 +10,8 @@
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { isPaid } from '../../machines/checkout-session.js';
-import type { CheckoutEvent, CheckoutTransaction, GatewaySession } from '../../state/checkout.js';
+import { eventOf, transactionSession, type CheckoutEvent, type CheckoutTransaction, type GatewaySession } from '../../state/checkout.js';
+import { findBy } from '../../state/indexed-map.js';
 import { enqueueDelivery } from '../../webhooks/deliver.js';
 
 /** Records a payment the gateway just created, under the organization it was attributed to. */
@@ -40,7 +41,7 @@ export function recordTransaction(ctx: MockContext, session: GatewaySession, sou
 /** Synchronizes the transaction of `session` with the gateway's answer and dispatches its event. */
 export function synchronize(ctx: MockContext, session: GatewaySession): void {
   const state = ctx.store.checkout;
-  const txn = [...state.transactions.values()].find((t) => t.session_id === session.id);
+  const txn = findBy(state.transactions, transactionSession, session.id);
   if (!txn) return;
   const now = iso(ctx.clock.now());
   if (txn.status !== session.status || txn.final_amount !== session.final_amount) txn.updated_at = now;
@@ -73,7 +74,8 @@ export function dispatch(ctx: MockContext, event: CheckoutEvent, endpointId: str
 /** The event of the transaction's current status: the existing one, or a new one on first synchronization. */
 function eventFor(ctx: MockContext, txn: CheckoutTransaction): CheckoutEvent {
   const events = ctx.store.checkout.events;
-  for (const event of events.values()) if (event.transaction_id === txn.id && event.status === txn.status) return event;
+  const existing = findBy(events, eventOf, eventOf({ transaction_id: txn.id, status: txn.status }));
+  if (existing) return existing;
   const id = `evt_${ctx.random.uuid()}`;
   const type = isPaid(txn.status) ? 'payment.succeeded' : 'payment.failed';
   const event: CheckoutEvent = {

@@ -11,7 +11,8 @@ import { transition } from '../../machines/machine.js';
 import { setStatus } from '../../history.js';
 import { HttpError } from '../../http/errors.js';
 import { paymentReference } from '../../references.js';
-import type { GatewaySession } from '../../state/checkout.js';
+import { sessionReference, type GatewaySession } from '../../state/checkout.js';
+import { findBy } from '../../state/indexed-map.js';
 
 /** How long a customer can pay a session, seconds; afterwards a still `pending` session is gone (404). */
 export const CHECKOUT_SESSION_TTL_SECONDS = 30 * 60;
@@ -85,7 +86,7 @@ export function fetchSession(ctx: MockContext, ref: string): GatewaySession {
 /** A live session by either reference, without consuming a fault (the hosted page and control use it). */
 export function findCheckoutSession(ctx: MockContext, ref: string): GatewaySession | undefined {
   const sessions = ctx.store.checkout.sessions;
-  const session = sessions.get(ref) ?? [...sessions.values()].find((s) => s.reference === ref);
+  const session = sessions.get(ref) ?? findBy(sessions, sessionReference, ref);
   if (!session) return undefined;
   if (session.status === 'pending' && ctx.clock.now() >= session.expires_at) return undefined;
   return session;
