@@ -123,7 +123,15 @@ export function isoNano(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
+// Every record and answer carries times, most of them of the same millisecond: the last one is kept.
+let lastMs = NaN;
+let lastIso = '';
+
 /** ISO 8601 UTC with millisecond precision. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

@@ -3,12 +3,24 @@ import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
 import { HttpError } from './errors.js';
 
+const encoder = new TextEncoder();
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * `HttpResponse.json(body, init)`, the same response (headers, status, body), without the
+ * Blob msw makes to count the body's bytes: it cost a third of a checkout call's time.
+ */
+export function json(body: object, init: { status?: number; headers?: Record<string, string> } = {}) {
+  const text = JSON.stringify(body);
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  if (!headers.has('content-length')) headers.set('content-length', String(ASCII.test(text) ? text.length : encoder.encode(text).byteLength));
+  return new HttpResponse(text, { status: init.status, headers });
+}
+
 /** The widget backend's success envelope: `{ data, meta: { request_id, timestamp } }`. */
 export function ok(ctx: MockContext, data: unknown, status = 200, headers: Record<string, string> = {}) {
-  return HttpResponse.json(
-    { data, meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) } },
-    { status, headers },
-  );
+  return json({ data, meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) } }, { status, headers });
 }
 
 /**
@@ -24,10 +36,10 @@ export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpErro
   if (style === 'sep') {
     // SEP-24 clients recognise a missing or expired token by `type`, and re-authenticate.
     const type = err.code === 'AUTHENTICATION_REQUIRED' ? { type: 'authentication_required' } : {};
-    return HttpResponse.json({ ...type, error: err.message }, init);
+    return json({ ...type, error: err.message }, init);
   }
-  if (style === 'checkout') return HttpResponse.json({ error: err.message, message: err.message }, init);
-  return HttpResponse.json(
+  if (style === 'checkout') return json({ error: err.message, message: err.message }, init);
+  return json(
     {
       error: { code: err.code, message: err.message },
       meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) },

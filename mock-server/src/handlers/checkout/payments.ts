@@ -3,11 +3,11 @@
  * (verify), 002 section 4. The earlier gateway routes share this code with
  * `surface: 'gateway'` (see ../gateway/index.ts); what differs is written out below.
  */
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
 import { readJsonObject } from '../../http/body.js';
-import { route } from '../../http/respond.js';
+import { json, route } from '../../http/respond.js';
 import type { CheckoutKeyRecord, CheckoutOrganization } from '../../state/checkout.js';
 import {
   createSession,
@@ -100,9 +100,9 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
         body,
       )
     : undefined;
-  if (claim?.kind === 'replay') return HttpResponse.json(claim.body, { status: 200, headers: { 'Idempotent-Replayed': 'true' } });
+  if (claim?.kind === 'replay') return json(claim.body, { status: 200, headers: { 'Idempotent-Replayed': 'true' } });
   if (claim?.kind === 'in_flight') {
-    return HttpResponse.json(
+    return json(
       { success: true, message: 'a request with this Idempotency-Key is still in progress; repeat it later' },
       { status: 202 },
     );
@@ -119,7 +119,7 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
     recordTransaction(ctx, session, surface === 'checkout' ? 'checkout_api' : 'gateway');
     const answer = creationBody(session);
     claim?.finish(201, answer);
-    return HttpResponse.json(answer, { status: 201 });
+    return json(answer, { status: 201 });
   } catch (error) {
     // A failed creation is not remembered: a retry with the same key is new work (002 section 7).
     claim?.abandon();
@@ -134,7 +134,7 @@ export function verifyPayment(ctx: MockContext, sessionRef: string, surface: Sur
   try {
     const session = fetchSession(ctx, ref);
     synchronize(ctx, session);
-    return HttpResponse.json(sessionBody(session));
+    return json(sessionBody(session));
   } catch (error) {
     throw error instanceof GatewayError ? surfaceError(surface, 'failed to fetch payment session', error) : error;
   }
