@@ -165,11 +165,14 @@ function verify(
 
   if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or more seconds');
   const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - Number(timestamp);
-  if (tolerance && age > tolerance) throw fail('timestamp_too_old', `Signed over ${tolerance} s ago: a replay, or a clock behind`);
-  if (tolerance && -age > tolerance) throw fail('timestamp_in_future', `Signed over ${tolerance} s ahead: check the clock`);
+  if (tolerance && Math.abs(age) > tolerance) {
+    throw age > 0
+      ? fail('timestamp_too_old', `Signed over ${tolerance} s ago: a replay, or a clock behind`)
+      : fail('timestamp_in_future', `Signed over ${tolerance} s ahead: check the clock`);
+  }
 
   const secrets = (typeof secret === 'string' ? [secret] : [secret].flat()).filter((s) => typeof s === 'string' && s !== '');
-  if (!secrets.length) throw new CredentialError('The webhook secret is required (is its variable set?)');
+  if (!secrets.length) throw new CredentialError('The webhook secret is required');
   // Each secret with each scheme, in turn.
   const attempt = (i: number): Delivery | Promise<Delivery> => {
     if (i === secrets.length * schemes.length) throw fail('no_matching_signature', `No signature matches the secret and body. ${RAW_BODY}`);
