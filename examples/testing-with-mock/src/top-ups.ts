@@ -65,7 +65,7 @@ export function createTopUps({ rampBaseUrl, secretKey, webhookSecret, clock }: T
 
     /** Follows the order to its end and credits the wallet if, and only if, it completed. */
     async settle(reference: string): Promise<TopUpResult> {
-      const { succeeded, status, order } = await ramp.orders.waitForOrder(reference, { clock });
+      const { succeeded, status, value: order } = await ramp.orders.waitForOrder(reference, { clock });
       const usdc = succeeded ? (order.crypto_amount ?? 0) : 0;
       const wallet = wallets.get(reference)!;
       if (succeeded) balances.set(wallet, (balances.get(wallet) ?? 0) + usdc);

@@ -28,7 +28,7 @@ export type { Logger, LogLevel } from './core/log.js';
 export type { APIPromise, WithResponse } from './core/api-promise.js';
 export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';
 export { MemoryTokenStore, type TokenStore, type StoredToken } from './core/token-cache.js';
-export type { WaitOptions } from './core/poll.js';
+export type { WaitOptions, WaitResult } from './core/poll.js';
 
 export { MerchantClient, type MerchantClientOptions } from './clients/merchant.js';
 export * from './resources/merchant/auth.js';

@@ -52,7 +52,7 @@ describe('watchTransaction', () => {
     scripts.set(id, ['incomplete', 'pending_user_transfer_start', 'pending_anchor', status]);
     const seen: string[] = [];
     const final = await transfers.watch(id, { clock: testClock(), onStatus: (tx) => seen.push(tx.status) });
-    expect(final).toMatchObject({ id, status });
+    expect(final).toEqual({ succeeded: status === 'completed', status, value: expect.objectContaining({ id, status }) });
     expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', status]);
     // Not one look more: the final answer ended the watch.
     expect(looks(id)).toBe(4);
@@ -75,7 +75,7 @@ describe('watchTransaction', () => {
     ];
     scripts.set('tx-long', [...going, 'completed']);
     const seen: string[] = [];
-    await expect(transfers.watch('tx-long', { clock: testClock(), onStatus: (tx) => seen.push(tx.status) })).resolves.toMatchObject({ status: 'completed' });
+    await expect(transfers.watch('tx-long', { clock: testClock(), onStatus: (tx) => seen.push(tx.status) })).resolves.toMatchObject({ succeeded: true, status: 'completed' });
     expect(seen).toEqual([...going, 'completed']);
   });
 

@@ -116,7 +116,11 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await reach('pending_stellar');
     await env.backend.clock.advance(5);
     const final = await watching;
-    expect(final).toMatchObject({ status: 'completed', amount_in: '120.00', stellar_transaction_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(final).toMatchObject({
+      succeeded: true,
+      status: 'completed',
+      value: { status: 'completed', amount_in: '120.00', stellar_transaction_id: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
     expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed']);
   });
 
@@ -126,7 +130,7 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
     const watching = anchor.watchTransaction(started.id, { interval: 0.02 });
     await env.backend.control.rails.declinePrompt(started.id);
-    await expect(watching).resolves.toMatchObject({ status: 'error', message: expect.any(String) });
+    await expect(watching).resolves.toMatchObject({ succeeded: false, status: 'error', value: { message: expect.any(String) } });
   });
 
   it('ends the watch on expired when the customer never finishes the form', async () => {
@@ -137,7 +141,7 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await waitUntil(() => seen.length === 1);
     // An incomplete transaction expires after 30 minutes.
     await env.backend.clock.advance(30 * 60);
-    await expect(watching).resolves.toMatchObject({ id: started.id, status: 'expired' });
+    await expect(watching).resolves.toMatchObject({ succeeded: false, status: 'expired', value: { id: started.id } });
     expect(seen).toEqual(['incomplete', 'expired']);
   });
 
@@ -156,7 +160,7 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await waitUntil(() => seen.at(-1) === 'pending_external');
     await env.backend.clock.advance(2);
     await env.backend.clock.advance(5);
-    await expect(watching).resolves.toMatchObject({ status: 'completed' });
+    await expect(watching).resolves.toMatchObject({ succeeded: true, status: 'completed' });
     expect(count(sent, 'POST /anchor/auth')).toBe(2);
   });
 
@@ -178,7 +182,8 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
       await env.backend.control.rails.failPayout(started.id, 'wallet limit reached');
       await env.backend.clock.advance(wait);
     }
-    const failed = await watching;
+    const { succeeded, value: failed } = await watching;
+    expect(succeeded).toBe(false);
     expect(failed).toMatchObject({ status: 'error', from: wallet, refunded: false });
     const refunds = failed.refunds!;
     expectTypeOf(refunds.amount_refunded).toEqualTypeOf<string>();
@@ -274,7 +279,7 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await env.backend.control.rails.approvePrompt(viaWidget.id);
     await waitUntil(() => seen.at(-1) === 'pending_anchor');
     await env.backend.clock.advance(7);
-    await expect(watching).resolves.toMatchObject({ id: viaWidget.id, status: 'completed' });
+    await expect(watching).resolves.toMatchObject({ succeeded: true, status: 'completed', value: { id: viaWidget.id } });
 
     // The session reaches its own customer's transactions only.
     const { id: otherCustomer } = await shop.widget.customers.create(customerInput());

@@ -1,14 +1,14 @@
 /**
  * The three polling helpers (waitForOrder, waitForCustomer, watchTransaction) take the same
- * options, `clock` and `interval` included: on the mock's manual clock a wait of minutes of
- * clock time ends in milliseconds of real time.
+ * options, `clock` and `interval` included (on the mock's manual clock a wait of minutes of
+ * clock time ends in milliseconds of real time), and resolve with the same WaitResult.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { WatchTransactionOptions } from '../src/anchor/index.js';
-import { WaitTimeoutError, type RequestOptions, type WaitOptions } from '../src/index.js';
-import type { AnchorTransaction } from '../src/resources/anchor/sep24.js';
-import type { RampOrder, WaitForOrderOptions } from '../src/resources/ramp/orders.js';
-import type { Customer, WaitForCustomerOptions } from '../src/resources/widget/customers.js';
+import type { AnchorClient, WatchTransactionOptions } from '../src/anchor/index.js';
+import { WaitTimeoutError, type RequestOptions, type WaitOptions, type WaitResult } from '../src/index.js';
+import type { AnchorTransaction, AnchorTransfers } from '../src/resources/anchor/sep24.js';
+import type { RampOrder, RampOrders, RampOrderStatus, WaitForOrderOptions } from '../src/resources/ramp/orders.js';
+import type { Customer, Customers, CustomerStatus, WaitForCustomerOptions } from '../src/resources/widget/customers.js';
 import { customerInput, newWidget } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
 import { manualWait, newRamp, onRamp, verifiedPhone } from './helpers/ramp.js';
@@ -28,9 +28,9 @@ describe('polling helpers', () => {
     const seen: string[] = [];
     const clockStart = env.backend.clock.now();
     const realStart = performance.now();
-    const customer = await widget.customers.waitForCustomer(id, { clock, onStatus: (c) => seen.push(c.status) });
+    const result = await widget.customers.waitForCustomer(id, { clock, onStatus: (c) => seen.push(c.status) });
     const realMs = performance.now() - realStart;
-    expect(customer).toMatchObject({ id, status: 'ACCEPTED' });
+    expect(result).toEqual({ succeeded: true, status: 'ACCEPTED', value: expect.objectContaining({ id, status: 'ACCEPTED' }) });
     expect(seen).toEqual(['PROCESSING', 'ACCEPTED']);
     expect(sleeps).toEqual(Array.from({ length: 12 }, () => 5_000));
     expect(env.backend.clock.now() - clockStart).toBe(60_000);
@@ -53,6 +53,28 @@ describe('polling helpers', () => {
     const { clock, sleeps } = manualWait(env);
     await expect(ramp.client.orders.waitForOrder(order.reference, { clock, interval: 30, maxDuration: 60 })).rejects.toBeInstanceOf(WaitTimeoutError);
     expect(sleeps).toEqual([30_000, 30_000]);
+  });
+
+  it('a customer and an order that end in failure resolve the same way: succeeded false, the status, the resource', async () => {
+    const { widget } = await newWidget(env);
+    const { id } = await widget.customers.create(customerInput('Rejected'));
+    const customer = await widget.customers.waitForCustomer(id, { clock: manualWait(env).clock });
+    expect(customer).toEqual({ succeeded: false, status: 'REJECTED', value: expect.objectContaining({ id, status: 'REJECTED' }) });
+
+    const ramp = await newRamp(env);
+    const order = await ramp.client.orders.create(onRamp(await verifiedPhone(env, ramp)));
+    await env.backend.control.rails.declinePrompt(order.reference);
+    const ended = await ramp.client.orders.waitForOrder(order.reference, { clock: manualWait(env).clock });
+    expect(ended).toEqual({ succeeded: false, status: 'failed', value: expect.objectContaining({ reference: order.reference, status: 'failed' }) });
+    expect(Object.keys(customer).sort()).toEqual(Object.keys(ended).sort());
+  });
+
+  it('the three result types are the same WaitResult, typed by the resource and its statuses', () => {
+    expectTypeOf<Awaited<ReturnType<Customers['waitForCustomer']>>>().toEqualTypeOf<WaitResult<Customer, CustomerStatus>>();
+    expectTypeOf<Awaited<ReturnType<RampOrders['waitForOrder']>>>().toEqualTypeOf<WaitResult<RampOrder, RampOrderStatus>>();
+    expectTypeOf<Awaited<ReturnType<AnchorTransfers['watch']>>>().toEqualTypeOf<WaitResult<AnchorTransaction, AnchorTransaction['status']>>();
+    expectTypeOf<Awaited<ReturnType<AnchorClient['watchTransaction']>>>().toEqualTypeOf<WaitResult<AnchorTransaction, AnchorTransaction['status']>>();
+    expectTypeOf<keyof WaitResult<unknown>>().toEqualTypeOf<'succeeded' | 'status' | 'value'>();
   });
 
   it('the three option types are the same WaitOptions with the call options', () => {

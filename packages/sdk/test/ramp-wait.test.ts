@@ -36,10 +36,10 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     expect(env.backend.clock.now() - startedAt).toBe(20_000);
     expect(result.succeeded).toBe(true);
     expect(result.status).toBe('completed');
-    expect(result.order).toMatchObject({ reference: order.reference, status: 'completed', failure_reason: null });
-    expect(result.order.crypto_tx_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(env.backend.store.stellar.payments.get(result.order.crypto_tx_hash!)).toMatchObject({ status: 'confirmed', to: result.order.destination_wallet });
-    expect(Date.parse(result.order.completed_at!)).toBeLessThanOrEqual(env.backend.clock.now());
+    expect(result.value).toMatchObject({ reference: order.reference, status: 'completed', failure_reason: null });
+    expect(result.value.crypto_tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(env.backend.store.stellar.payments.get(result.value.crypto_tx_hash!)).toMatchObject({ status: 'confirmed', to: result.value.destination_wallet });
+    expect(Date.parse(result.value.completed_at!)).toBeLessThanOrEqual(env.backend.clock.now());
   });
 
   it('follows a full off-ramp to completed, looking every 10 s while the USDC is awaited', async () => {
@@ -56,7 +56,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock, onStatus: (o) => seen.push(o.status) });
     expect(seen).toEqual(['quote_locked', 'crypto_pending', 'crypto_confirmed', 'fiat_sending', 'completed']);
     expect(sleeps).toEqual([5_000, 10_000, 5_000, 5_000]);
-    expect(result).toMatchObject({ succeeded: true, status: 'completed', order: { crypto_tx_hash: hash, source_wallet: wallet } });
+    expect(result).toMatchObject({ succeeded: true, status: 'completed', value: { crypto_tx_hash: hash, source_wallet: wallet } });
     const payouts = [...env.backend.store.mobileMoney.payouts.values()].filter((p) => p.owner.id === order.id);
     expect(payouts).toEqual([expect.objectContaining({ status: 'succeeded', amount: 90, phone })]);
   });
@@ -66,7 +66,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     await control().rails.declinePrompt(order.reference);
     const { clock, sleeps } = manualWait(env);
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock });
-    expect(result).toMatchObject({ succeeded: false, status: 'failed', order: { failure_reason: 'the user declined the Mobile Money prompt' } });
+    expect(result).toMatchObject({ succeeded: false, status: 'failed', value: { failure_reason: 'the user declined the Mobile Money prompt' } });
     expect(sleeps).toEqual([]);
   });
 
@@ -76,8 +76,8 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const result = await ramp.client.orders.waitForOrder(order.reference, {
       clock: manualWait(env, (n) => n === 1 && control().ramp.fail(order.reference, 'the Stellar network is unreachable')).clock,
     });
-    expect(result).toMatchObject({ succeeded: false, status: 'failed', order: { failure_reason: 'the Stellar network is unreachable' } });
-    const [refund] = result.order.refunds ?? [];
+    expect(result).toMatchObject({ succeeded: false, status: 'failed', value: { failure_reason: 'the Stellar network is unreachable' } });
+    const [refund] = result.value.refunds ?? [];
     expect(refund).toMatchObject({ method: 'mobile_money', amount: 60 });
     expect(['pending', 'completed']).toContain(refund?.status);
   });
@@ -86,7 +86,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const order = await ramp.client.orders.create(offRamp(phone));
     const { clock, sleeps } = manualWait(env);
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock });
-    expect(result).toMatchObject({ succeeded: false, status: 'expired', order: { expires_at: order.expires_at } });
+    expect(result).toMatchObject({ succeeded: false, status: 'expired', value: { expires_at: order.expires_at } });
     // 5 s in quote_locked, then every 10 s in crypto_pending until the lock ends.
     expect(sleeps).toEqual([5_000, ...Array(LIFETIME / 10).fill(10_000)]);
   });
@@ -99,7 +99,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     const result = await ramp.client.orders.waitForOrder(order.reference, { clock, onStatus: (o) => seen.push(o.status) });
     // Not failed when the 120 s a prompt lasts on its own are over: the order waits for its 300 s rate lock.
     expect(seen).toEqual(['quote_locked', 'fiat_pending', 'expired']);
-    expect(result).toMatchObject({ succeeded: false, status: 'expired', order: { expires_at: order.expires_at, failure_reason: null, refunds: [] } });
+    expect(result).toMatchObject({ succeeded: false, status: 'expired', value: { expires_at: order.expires_at, failure_reason: null, refunds: [] } });
     expect(sleeps).toEqual(Array(LIFETIME / 5).fill(5_000));
     expect(env.backend.clock.now() - startedAt).toBe(LIFETIME * 1000);
 
@@ -107,7 +107,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
     await control().rails.approvePrompt(order.reference);
     const late = await ramp.client.orders.waitForOrder(order.reference, { clock });
     expect(late).toMatchObject({ succeeded: false, status: 'fiat_refunded' });
-    expect(late.order.refunds).toEqual([expect.objectContaining({ method: 'mobile_money', amount: 80, reason: 'Mobile Money payment confirmed after the order was expired' })]);
+    expect(late.value.refunds).toEqual([expect.objectContaining({ method: 'mobile_money', amount: 80, reason: 'Mobile Money payment confirmed after the order was expired' })]);
   });
 
   it('stops on cancelled, and on the refund statuses of late payments', async () => {
@@ -126,7 +126,7 @@ describe.each(MODES)('ramp.orders.waitForOrder, %s', (_name, start) => {
       [false, 'fiat_refunded'],
       [false, 'crypto_refunded'],
     ]);
-    expect(outcomes[1]!.order.refunds).toEqual([expect.objectContaining({ method: 'mobile_money', amount: 75 })]);
+    expect(outcomes[1]!.value.refunds).toEqual([expect.objectContaining({ method: 'mobile_money', amount: 75 })]);
     expect(sleeps).toEqual([]);
   });
 

@@ -57,7 +57,7 @@ describe.each(MODES)('widget.customers and widget.sessions, %s', (_name, start) 
     const done = widget.customers.waitForCustomer(id, { interval: 0.02, onStatus: (c) => seen.push(c.status) });
     await waitUntil(() => seen.length === 1);
     await env.backend.clock.advance(60);
-    await expect(done).resolves.toMatchObject({ id, status: 'ACCEPTED' });
+    await expect(done).resolves.toMatchObject({ succeeded: true, status: 'ACCEPTED', value: { id, status: 'ACCEPTED' } });
     expect(seen).toEqual(['PROCESSING', 'ACCEPTED']);
   });
 
@@ -69,12 +69,12 @@ describe.each(MODES)('widget.customers and widget.sessions, %s', (_name, start) 
     await waitUntil(() => seen.length === 1);
     expect(seen[0]!.fields).toHaveProperty('birth_date');
     await widget.customers.create({ ...input, birth_date: '1990-01-01', address: '1 Oxford St', city: 'Accra', address_country_code: 'GHA', mobile_number: '+233201234567' });
-    await expect(done).resolves.toMatchObject({ status: 'ACCEPTED' });
+    await expect(done).resolves.toMatchObject({ succeeded: true, status: 'ACCEPTED' });
   });
 
-  it('stops on REJECTED and returns it', async () => {
+  it('stops on REJECTED and resolves with it, not succeeded', async () => {
     const { id } = await widget.customers.create(customerInput('Rejected'));
-    await expect(widget.customers.waitForCustomer(id, { interval: 0.02 })).resolves.toMatchObject({ status: 'REJECTED' });
+    await expect(widget.customers.waitForCustomer(id, { interval: 0.02 })).resolves.toMatchObject({ succeeded: false, status: 'REJECTED', value: { id, status: 'REJECTED' } });
   });
 
   it('gives up after maxDuration with the last status, and stops when aborted', async () => {

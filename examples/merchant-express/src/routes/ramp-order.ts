@@ -32,7 +32,7 @@ export function rampOrderRoutes({ config, feed, clock }: { config: Config; feed:
     // record the reference, so that a restarted process can resume waiting.
     ramp.orders
       .waitForOrder(order.reference, { clock, onStatus: (o) => report(o, o.status) })
-      .then(({ succeeded, order: final }) =>
+      .then(({ succeeded, value: final }) =>
         report(final, succeeded ? `finished: completed, ${final.crypto_amount} USDC sent` : `finished: ${final.status} (${final.failure_reason ?? 'no reason given'})`),
       )
       .catch((error: Error) => feed.publish('ramp-order', `ramp order ${order.reference}: stopped waiting: ${error.message}`, { reference: order.reference }));

@@ -6,7 +6,7 @@
  * import { AnchorClient, Keypair } from '@sikaramp/sdk/anchor';
  * const anchor = new AnchorClient({ anchorUrl, signer: Keypair.fromSecret(process.env.STELLAR_SECRET!) });
  * const { url, id } = await anchor.transfers.deposit({ merchant_id, session_id, session_token, api_key, user_id });
- * const final = await anchor.watchTransaction(id, { onStatus: (tx) => console.log(tx.status) });
+ * const { succeeded, value: tx } = await anchor.watchTransaction(id, { onStatus: (t) => console.log(t.status) });
  * // A transaction started through the widget backend: read with a session for its customer.
  * const tx = await anchor.transfers.get(id, { merchant: { merchant_id, session_id, session_token, api_key, user_id } });
  * ```
@@ -16,6 +16,7 @@ import * as z from 'zod';
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions } from '../core/http.js';
 import { parseInput } from '../core/schema.js';
+import type { WaitResult } from '../core/poll.js';
 import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
 import { AnchorCustomers } from '../resources/anchor/sep12.js';
 import { AnchorTransfers, type AnchorTransaction, type WatchTransactionOptions } from '../resources/anchor/sep24.js';
@@ -149,7 +150,7 @@ export class AnchorClient {
    * Shortcut for `transfers.watch(id, options)`: reports each status change and resolves on a
    * final one. `options.merchant` reads a merchant's transaction of the session's customer.
    */
-  watchTransaction(id: string, options?: WatchTransactionOptions): Promise<AnchorTransaction> {
+  watchTransaction(id: string, options?: WatchTransactionOptions): Promise<WaitResult<AnchorTransaction, AnchorTransaction['status']>> {
     return this.transfers.watch(id, options);
   }
 
@@ -369,4 +370,5 @@ export {
   type QuotePricesParams,
 } from '../resources/anchor/sep38.js';
 export type { TokenStore, StoredToken } from '../core/token-cache.js';
+export type { WaitClock, WaitOptions, WaitResult } from '../core/poll.js';
 export type { Resource } from '../core/resource.js';

@@ -23,7 +23,7 @@ export interface WidgetClientOptions extends ClientOptions {
  * ```ts
  * const widget = new WidgetClient({ baseUrl, secretKey: process.env.SIKARAMP_SECRET_KEY!, publicKey });
  * const { id } = await widget.customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
- * const customer = await widget.customers.waitForCustomer(id);
+ * const { succeeded, value: customer } = await widget.customers.waitForCustomer(id);
  * const { url } = await widget.interactive.deposit({ user_id: id, fiat_amount: 150 });
  * ```
  */

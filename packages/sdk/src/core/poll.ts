@@ -1,6 +1,7 @@
 /**
  * Polling until a resource reaches a final status: one status-change callback, an interval
- * per status, a maximum duration, an AbortSignal, and backing off when rate limited.
+ * per status, a maximum duration, an AbortSignal, and backing off when rate limited. Every
+ * `waitFor…` helper takes `WaitOptions` and resolves with a `WaitResult`.
  */
 import { RateLimitError, WaitTimeoutError } from './errors.js';
 import { sleep } from './retry.js';
@@ -19,6 +20,20 @@ export interface WaitOptions<T> {
   clock?: WaitClock;
 }
 
+/**
+ * What every `waitFor…` helper resolves with, on any final status (a failure too: check
+ * `succeeded` before acting). It rejects only when it could not tell: WaitTimeoutError,
+ * AbortError, or the error of a look that failed.
+ */
+export interface WaitResult<T, S extends string = string> {
+  /** True only for the status that means success (`completed`; a customer's `ACCEPTED`). */
+  succeeded: boolean;
+  /** The final status. */
+  status: S;
+  /** The resource as last read, in that status. */
+  value: T;
+}
+
 /** Time as a `waitFor…` helper reads and spends it. */
 export interface WaitClock {
   /** Current time, ms since the epoch. */
@@ -32,18 +47,20 @@ const realClock: WaitClock = { now: () => Date.now(), sleep };
 /** Longest wait after repeated 429s, seconds. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
 
-export interface PollSpec<T> extends Omit<WaitOptions<T>, 'interval'> {
+export interface PollSpec<T, S extends string> extends Omit<WaitOptions<T>, 'interval'> {
   fetch(signal?: AbortSignal): Promise<T>;
-  status(value: T): string;
+  status(value: T): S;
   isFinal(status: string): boolean;
+  /** Whether a final status is the success. */
+  succeeded(status: S): boolean;
   /** Wait before the next look, seconds, for a resource in `status`. */
   interval(status: string): number;
   /** Default maxDuration, seconds. */
   defaultMaxDuration: number;
 }
 
-/** Fetches until `isFinal`, and returns the final value. */
-export async function poll<T>(spec: PollSpec<T>): Promise<T> {
+/** Fetches until `isFinal`, and resolves with the final value. */
+export async function poll<T, S extends string>(spec: PollSpec<T, S>): Promise<WaitResult<T, S>> {
   const maxDuration = spec.maxDuration ?? spec.defaultMaxDuration;
   const clock = spec.clock ?? realClock;
   const deadline = clock.now() + maxDuration * 1000;
@@ -57,7 +74,7 @@ export async function poll<T>(spec: PollSpec<T>): Promise<T> {
       const status = spec.status(value);
       if (status !== last) spec.onStatus?.(value);
       last = status;
-      if (spec.isFinal(status)) return value;
+      if (spec.isFinal(status)) return { succeeded: spec.succeeded(status), status, value };
       wait = spec.interval(status);
     } catch (error) {
       // The core already retried; past that, slow down instead of failing the whole wait.

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
-import { poll, type WaitOptions } from '../../core/poll.js';
+import { poll, type WaitOptions, type WaitResult } from '../../core/poll.js';
 import { Resource } from '../../core/resource.js';
 import { openEnum, parseInput, pathSegment, responseObject, stellarAmount, text } from '../../core/schema.js';
 import { InteractiveTransactionSchema, type InteractiveTransaction } from '../widget/interactive.js';
@@ -121,8 +121,8 @@ export const AnchorTransactionSchema = responseObject({
 });
 export type AnchorTransaction = z.infer<typeof AnchorTransactionSchema>;
 
-const TransactionBodySchema = responseObject({ transaction: AnchorTransactionSchema });
-const TransactionListSchema = responseObject({ transactions: z.array(AnchorTransactionSchema) });
+export const TransactionBodySchema = responseObject({ transaction: AnchorTransactionSchema });
+export const TransactionListSchema = responseObject({ transactions: z.array(AnchorTransactionSchema) });
 
 /** `GET /transactions`: which of the reachable transactions, newest first. */
 export const AnchorTransactionListParamsSchema = z.strictObject({
@@ -195,16 +195,18 @@ export class AnchorTransfers extends Resource {
   }
 
   /**
-   * Polls the transaction, reporting each status change to `onStatus`, and resolves with it
-   * on a final status (`completed`, `expired`, `error`, `failed`, and SEP-24's `refunded`,
-   * `no_market`, `too_small`, `too_large`). Only `completed` is a success.
+   * Polls the transaction, reporting each status change to `onStatus`, and resolves on a final
+   * status (`completed`, `expired`, `error`, `failed`, and SEP-24's `refunded`, `no_market`,
+   * `too_small`, `too_large`) with `{ succeeded, status, value }`: only `completed` succeeds;
+   * `value` is the transaction.
    */
-  async watch(id: string, options: WatchTransactionOptions = {}): Promise<AnchorTransaction> {
+  async watch(id: string, options: WatchTransactionOptions = {}): Promise<WaitResult<AnchorTransaction, AnchorTransaction['status']>> {
     const { interval = TRANSACTION_POLL_SECONDS, maxDuration, onStatus, clock, ...request } = options;
     return poll({
       fetch: (signal) => this.get(id, { ...request, signal }),
       status: (tx) => tx.status,
       isFinal: (status) => (FINAL_TRANSACTION_STATUSES as readonly string[]).includes(status),
+      succeeded: (status) => status === 'completed',
       interval: () => interval,
       defaultMaxDuration: TRANSACTION_WATCH_SECONDS,
       maxDuration,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ConflictError, RateLimitError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
-import { poll, type WaitOptions } from '../../core/poll.js';
+import { poll, type WaitOptions, type WaitResult } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
 import { headerValue, MAX_FIAT_AMOUNT, openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 import { LocalPhoneSchema } from './kyc.js';
@@ -169,14 +169,12 @@ export const RampOrderSchema = responseObject({
 });
 export type RampOrder = z.infer<typeof RampOrderSchema>;
 
-/** What waitForOrder ends with: the order in a final status, and whether that status is `completed`. */
-export interface RampOrderResult {
-  /** True only for `completed`: fulfil on this, never on anything else. */
-  succeeded: boolean;
-  /** The final status: `completed`, `failed`, `expired`, `cancelled`, `fiat_refunded` or `crypto_refunded`. */
-  status: RampOrderStatus;
-  order: RampOrder;
-}
+/**
+ * What waitForOrder ends with: the order in a final status (`completed`, `failed`, `expired`,
+ * `cancelled`, `fiat_refunded` or `crypto_refunded`) as `value`, and `succeeded`, true only
+ * for `completed`: fulfil on this, never on anything else.
+ */
+export type RampOrderResult = WaitResult<RampOrder, RampOrderStatus>;
 
 export interface WaitForOrderOptions extends WaitOptions<RampOrder>, RequestOptions {}
 
@@ -243,21 +241,22 @@ export class RampOrders extends Resource {
   /**
    * Looks the order up at the documented intervals (5 s; 10 s in `crypto_pending`) until it
    * reaches a final status, backing off while rate limited, for at most `maxDuration`
-   * seconds (default 1800, then WaitTimeoutError). Resolves with `succeeded: true` only for
-   * `completed`; `failed`, `expired`, `cancelled` and the refund statuses resolve with
-   * `succeeded: false` and the order (see `failure_reason`).
+   * seconds (default 1800, then WaitTimeoutError). Resolves with `{ succeeded, status, value }`,
+   * `succeeded: true` only for `completed`; `failed`, `expired`, `cancelled` and the refund
+   * statuses resolve with `succeeded: false` and the order as `value` (see `failure_reason`).
    *
    * ```ts
-   * const { succeeded, order } = await ramp.orders.waitForOrder(reference, { onStatus: (o) => log(o.status) });
+   * const { succeeded, value: order } = await ramp.orders.waitForOrder(reference, { onStatus: (o) => log(o.status) });
    * if (succeeded) fulfil(order);
    * ```
    */
   async waitForOrder(reference: string, options: WaitForOrderOptions = {}): Promise<RampOrderResult> {
     const { interval, maxDuration, onStatus, clock, ...request } = options;
-    const order = await poll({
+    return poll({
       fetch: (signal) => this.get(reference, { ...request, signal }),
       status: (o) => o.status,
       isFinal: isFinalRampStatus,
+      succeeded: (status) => status === 'completed',
       interval: (status) => interval ?? RAMP_POLL_INTERVALS[status] ?? DEFAULT_POLL_SECONDS,
       defaultMaxDuration: ORDER_WAIT_SECONDS,
       maxDuration,
@@ -265,7 +264,6 @@ export class RampOrders extends Resource {
       clock,
       signal: request.signal,
     });
-    return { succeeded: order.status === 'completed', status: order.status, order };
   }
 
   #path(reference: string) {

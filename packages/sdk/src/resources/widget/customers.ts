@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
-import { poll, type WaitOptions } from '../../core/poll.js';
+import { poll, type WaitOptions, type WaitResult } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
 import { openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
 
@@ -83,15 +83,17 @@ export class Customers extends Resource {
   }
 
   /**
-   * Polls the customer while PROCESSING or NEEDS_INFO and resolves on ACCEPTED or REJECTED
-   * (check `status`: only ACCEPTED may transact). `onStatus` hears each change.
+   * Polls the customer while PROCESSING or NEEDS_INFO and resolves on ACCEPTED or REJECTED with
+   * `{ succeeded, status, value }`: `succeeded` only for ACCEPTED, the only status that may
+   * transact; `value` is the customer. `onStatus` hears each change.
    */
-  async waitForCustomer(id: string, options: WaitForCustomerOptions = {}): Promise<Customer> {
+  async waitForCustomer(id: string, options: WaitForCustomerOptions = {}): Promise<WaitResult<Customer, CustomerStatus>> {
     const { interval = CUSTOMER_POLL_SECONDS, maxDuration, onStatus, clock, ...request } = options;
     return poll({
       fetch: (signal) => this.get(id, { ...request, signal }),
       status: (customer) => customer.status,
       isFinal: (status) => status === 'ACCEPTED' || status === 'REJECTED',
+      succeeded: (status) => status === 'ACCEPTED',
       interval: () => interval,
       defaultMaxDuration: CUSTOMER_WAIT_SECONDS,
       maxDuration,
