@@ -105,6 +105,7 @@ async function serve() {
   anchor (SEP-10/12/24)       ${u.anchor}   (stellar.toml: ${u.origin}/.well-known/stellar.toml)
   earlier gateway routes      ${u.gateway}
   interactive page            ${u.interactive}
+  dashboard                   ${u.control}/   (${controlToken === undefined ? 'phones, records, webhooks, clock' : 'needs the control token, which a browser cannot send'})
   control                     ${u.control}   (POST /reset, GET /clock, POST /clock/advance, ...${controlToken === undefined ? '' : '; needs the control token'})
 Try:
   curl -s -X POST ${u.base}/api/v1/merchant/register -H 'content-type: application/json' \\

@@ -83,6 +83,9 @@ describe('sikaramp-mock CLI', () => {
     for (const line of [`${cli.url}/api/v1/...`, `${cli.url}/anchor`, `${cli.url}/.well-known/stellar.toml`, `${cli.url}/interactive`, `${cli.url}/_mock`]) {
       expect(out).toContain(line);
     }
+    // The banner points at the dashboard, and it is there.
+    expect(out).toMatch(new RegExp(`dashboard +${cli.url}/_mock/ `));
+    expect((await fetch(`${cli.url}/_mock/`)).headers.get('content-type')).toContain('text/html');
 
     // A seeded manual clock starts at the wall clock's minute, where wallets accept SEP-10 time bounds.
     const clock = (await (await fetch(`${cli.url}/_mock/clock`)).json()) as { now: string; kind: string };
