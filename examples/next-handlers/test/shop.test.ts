@@ -134,7 +134,8 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
     expect((await status(id, 'session=kofi')).status).toBe(401);
     expect((await status('b3f1c7d2-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await session({ flow: 'sell' }, 'session=someone')).status).toBe(401);
-    expect([(await fetch(`${shop}/api/ramp/session`)).status]).toContain(405);
+    // Next.js answers a method the route does not export.
+    expect((await fetch(`${shop}/api/ramp/session`)).status).toBe(405);
   });
 
   it('refuses a body that a route parsed and wrote again, and verifies the same bytes as sent', async () => {
