@@ -106,14 +106,19 @@ const fail = (reason: WebhookVerificationReason, message: string) => new Webhook
 /** `f(value)`, at once when the value is there (node:crypto), after it when it is a promise (Web Crypto): a sync HMAC costs no turn of the event loop. */
 export const after = <T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(f) : f(value));
 
+/** Each kind's signature and timestamp headers; for 24 h after a rotation order webhooks also carry the previous secret's signature. */
+const ORDER_HEADERS = ['X-Webhook-Signature', 'X-Webhook-Timestamp', 'X-Webhook-Signature-Previous'];
+const CHECKOUT_HEADERS = ['X-Svc-Signature', 'X-Svc-Timestamp'];
+/** Lowercased header names, computed once: Node's req.headers are lowercase. */
+const lowered: Record<string, string> = {};
+
 /** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`) and make a throw a rejection. */
 export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): VerifiedWebhook<WebhookEvent> | Promise<VerifiedWebhook<WebhookEvent>> {
   const { scheme, encoding } = input;
   if (!['body', 'timestamp.body', undefined].includes(scheme) || !['hex', 'base64', undefined].includes(encoding)) {
     throw new RangeError("scheme must be 'body' or 'timestamp.body', encoding 'hex' or 'base64'");
   }
-  // For 24 h after a rotation the service also signs with the previous secret, for receivers not yet switched.
-  return after(verify(input, hmac, 'X-Webhook-', /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
+  return after(verify(input, hmac, ORDER_HEADERS, /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
     if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The body has no `event`');
     return delivery as unknown as VerifiedWebhook<WebhookEvent>;
   });
@@ -123,7 +128,7 @@ export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): Verifie
 export function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): CheckoutWebhookEvent | Promise<CheckoutWebhookEvent> {
   const ids = { id: requireHeader(input.headers, 'X-Svc-Event-ID'), type: requireHeader(input.headers, 'X-Svc-Event-Type') };
   // Only `v1=` entries count; other versions may appear beside them later.
-  return after(verify(input, hmac, 'X-Svc-', /^v1=/, ['timestamp.body']), ({ event }) => {
+  return after(verify(input, hmac, CHECKOUT_HEADERS, /^v1=/, ['timestamp.body']), ({ event }) => {
     // The event headers are not under the signature: the signed body decides, and a header
     // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
     for (const [field, value] of Object.entries(ids)) {
@@ -136,24 +141,24 @@ export function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): CheckoutW
 }
 
 /**
- * The checks both kinds share: raw body, `<prefix>Signature` (every entry after `tag`) and
- * `<prefix>Timestamp` headers, tolerance, then an HMAC that matches for one secret and one
+ * The checks both kinds share: raw body, signature (every entry after `tag`, the previous
+ * secret's too where the kind has it) and timestamp headers, tolerance, then an HMAC that matches for one secret and one
  * scheme, and a JSON object body.
  */
 function verify(
   input: VerifyWebhookInput,
   hmac: Hmac,
-  prefix: string,
+  [signatureHeader, timestampHeader, previousHeader]: readonly string[],
   tag: RegExp,
   schemes: readonly WebhookSignatureScheme[],
   encoding?: WebhookSignatureEncoding,
 ): Delivery | Promise<Delivery> {
   const { headers, secret, tolerance = DEFAULT_TOLERANCE_SECONDS } = input;
   const body = rawBody(input.body);
-  let signature = requireHeader(headers, `${prefix}Signature`);
-  const timestamp = requireHeader(headers, `${prefix}Timestamp`);
-  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${prefix}Timestamp is not Unix seconds`);
-  const previous = prefix === 'X-Webhook-' && readHeader(headers, 'X-Webhook-Signature-Previous');
+  let signature = requireHeader(headers, signatureHeader!);
+  const timestamp = requireHeader(headers, timestampHeader!);
+  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${timestampHeader} is not Unix seconds`);
+  const previous = previousHeader && readHeader(headers, previousHeader);
   if (previous) signature += `,${previous}`;
   const candidates: Signature[] = [];
   for (const part of signature.split(/[\s,]+/)) {
@@ -161,7 +166,7 @@ function verify(
     const decoded = found && decodeSignature(part.slice(found[0].length));
     if (decoded && (!encoding || decoded.encoding === encoding)) candidates.push(decoded);
   }
-  if (!candidates.length) throw fail('malformed_header', `${prefix}Signature has no ${encoding ?? 'valid'} HMAC-SHA256`);
+  if (!candidates.length) throw fail('malformed_header', `${signatureHeader} has no ${encoding ?? 'valid'} HMAC-SHA256`);
 
   if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or more seconds');
   const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - Number(timestamp);
@@ -212,7 +217,7 @@ function rawBody(body: unknown): Body {
 function readHeader(headers: HeadersInput, name: string): string | undefined {
   if (typeof headers.get === 'function') return (headers as Headers).get(name)?.trim();
   const record = headers as Record<string, unknown>;
-  const lower = name.toLowerCase();
+  const lower = (lowered[name] ??= name.toLowerCase());
   // Node's req.headers are lowercase, signWebhook's as written; any other object is searched without regard to case.
   let value = record[lower] ?? record[name];
   if (value === undefined) for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
