@@ -10,17 +10,20 @@ const written = (file: string) => (statSync(file, { throwIfNoEntry: false })?.mt
 
 export default defineConfig({
   // freighter.ts is its own file, loaded by a dynamic import that stays one (see freighter.ts).
-  entry: ['src/index.ts', 'src/freighter.ts'],
+  // react.ts is the @sikaramp/widget/react subpath: it imports index.js, so the element is not copied into it.
+  entry: ['src/index.ts', 'src/freighter.ts', 'src/react.ts'],
   format: ['esm'],
   target: 'es2022',
   platform: 'browser',
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: ['src/index.ts', 'src/react.ts'] },
   sourcemap: true,
   clean: true,
   // Each file self-contained: a chunk shared by the two would be loaded with index.js.
   splitting: false,
-  external: ['./freighter.js'],
-  noExternal: ['@stellar/freighter-api'],
+  external: ['./freighter.js', './index.js'],
+  // @lit/react (800 B gzipped) is bundled into react.js: as a dependency it would bring its
+  // required peer @types/react into every install, React or not.
+  noExternal: ['@stellar/freighter-api', '@lit/react'],
   // dist/custom-elements.json, from the source by the standard analyzer (custom-elements-manifest.config.mjs),
   // with every build: so the manifest the package ships never lags the element. And React's JSX
   // types, written by hand (they need React's types to compile, which the widget does not have).

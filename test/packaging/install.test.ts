@@ -12,10 +12,10 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
   '@sikaramp/sdk': {
-    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
+    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './openapi.json', './package.json'],
     cjs: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
   },
-  '@sikaramp/widget': { esm: ['.', './package.json'], cjs: [] },
+  '@sikaramp/widget': { esm: ['.', './react', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './client', './package.json'], cjs: [] },
 };
 
@@ -32,7 +32,14 @@ let consumer: Consumer;
 let installed: string;
 
 beforeAll(async () => {
-  consumer = await createConsumer({ direct: [{ name: '@stellar/stellar-sdk', from: '@sikaramp/sdk' }] });
+  consumer = await createConsumer({
+    direct: [
+      { name: '@stellar/stellar-sdk', from: '@sikaramp/sdk' },
+      // The React app's own react, an optional peer of @sikaramp/widget/react.
+      { name: 'react', from: '@sikaramp/widget' },
+      { name: 'react-dom', from: '@sikaramp/widget' },
+    ],
+  });
   installed = realpathSync(consumer.dir);
 }, 60_000);
 afterAll(() => consumer?.remove());
@@ -61,6 +68,8 @@ interface SdkReport {
   webhook: { event: string; signature: string; expected: string; tampered?: { name: string; reason: string; isSikarampError: boolean } };
   checkout: { refused?: { name: string; message: string; isValidationError: boolean }; requests: number };
   sep10: { account: string; sub: string };
+  /** `openapi` of @sikaramp/sdk/openapi.json. */
+  openapi: string;
 }
 
 describe.each([
@@ -90,6 +99,7 @@ describe.each([
     expect(report.exports['./webhooks']).toEqual(expect.arrayContaining(['verifyWebhook', 'verifyCheckoutWebhook', 'signWebhook']));
     expect(report.exports['./anchor']).toEqual(expect.arrayContaining(['AnchorClient', 'validateChallenge', 'ChallengeError']));
     expect(report.exports['./webhooks/sqlite']).toEqual(['SqliteDedupeStore']);
+    expect(report.openapi).toBe('3.1.0');
   });
 
   it('de-duplicates in a node:sqlite database through @sikaramp/sdk/webhooks/sqlite', () => {
@@ -187,6 +197,14 @@ describe('@sikaramp/widget installed from its tarball', () => {
     expect(report.tagName).toBe('ramp-widget');
     expect(report.allow.split(/;\s*/)).toEqual(expect.arrayContaining(['camera', 'payment']));
     expect(report.element).toBe('function');
+  });
+
+  it('gives @sikaramp/widget/react, which a server renders to the bare element (its props are set in the browser)', async () => {
+    const report = await consumer.run<{ resolved: string; exports: string[]; html: string }>('widget-react.mjs');
+    expect(report.resolved).toContain(installed);
+    expect(report.resolved).toMatch(/\/dist\/react\.js$/);
+    expect(report.exports).toEqual(['RampWidget']);
+    expect(report.html).toBe('<ramp-widget lang="fr">Buy USDC</ramp-widget>');
   });
 });
 

@@ -1,0 +1,69 @@
+/**
+ * @sikaramp/widget/react: `<ramp-widget>` as a React component, made by @lit/react's
+ * `createComponent`. Its properties are props, each event an `onRamp…` prop with the event typed,
+ * and a ref reaches the element (`ref.current.open()`). Importing it defines the element too.
+ */
+import { createComponent, type EventName } from '@lit/react';
+import * as React from 'react';
+import type { ForwardRefExoticComponent, HTMLAttributes, RefAttributes } from 'react';
+import type { RampEvent, RampEventMap } from './events.js';
+import { RampWidget as RampWidgetElement } from './index.js';
+
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Camel<Tail>}` : Capitalize<S>;
+
+/** `onRampComplete` for `ramp-complete`: the prop of each event. */
+type EventProp<K extends keyof RampEventMap> = `on${Camel<K>}`;
+
+/** One listener prop per event the element dispatches, the event typed. */
+export type RampWidgetEventProps = { [K in keyof RampEventMap as EventProp<K>]?: (event: RampEvent<K>) => void };
+
+// Typed against the event map: an event added there fails the type-check until it has its prop here.
+const events = {
+  onRampReady: 'ramp-ready',
+  onRampOpen: 'ramp-open',
+  onRampStatus: 'ramp-status',
+  onRampComplete: 'ramp-complete',
+  onRampError: 'ramp-error',
+  onRampClose: 'ramp-close',
+} satisfies { [K in keyof RampEventMap as EventProp<K>]-?: K };
+
+/** The element's properties a prop sets (attributes such as `lang` pass through as they are). */
+type ElementProp =
+  | 'apiKey'
+  | 'flow'
+  | 'mode'
+  | 'sessionUrl'
+  | 'statusUrl'
+  | 'apiBase'
+  | 'amount'
+  | 'asset'
+  | 'destination'
+  | 'allow'
+  | 'pollInterval'
+  | 'getSession'
+  | 'getStatus';
+
+/** `<RampWidget>`'s props: the element's properties, a listener per event, and the usual HTML attributes. */
+export type RampWidgetReactProps = Omit<HTMLAttributes<RampWidgetElement>, ElementProp | keyof RampWidgetEventProps> &
+  Partial<Pick<RampWidgetElement, ElementProp>> &
+  RampWidgetEventProps;
+
+// @lit/react sets a prop as a property when the element class's prototype has it, as the
+// property accessors are; the two callbacks are instance fields, so they go on a prototype here.
+class Props extends RampWidgetElement {}
+for (const callback of ['getSession', 'getStatus']) Object.defineProperty(Props.prototype, callback, { value: undefined, writable: true });
+
+/**
+ * `<ramp-widget>` in React: `<RampWidget apiKey={key} apiBase={base} sessionUrl="/api/ramp/session"
+ * onRampComplete={(e) => e.detail.transaction} ref={ref} />`, then `await ref.current.open()`.
+ */
+export const RampWidget: ForwardRefExoticComponent<RampWidgetReactProps & RefAttributes<RampWidgetElement>> = createComponent({
+  react: React,
+  tagName: 'ramp-widget',
+  elementClass: Props,
+  events: events as { [P in keyof typeof events]: EventName<RampEvent<(typeof events)[P]>> },
+  displayName: 'RampWidget',
+});
+
+export type { RampWidgetElement };
+export type * from './events.js';
