@@ -11,7 +11,7 @@ import { createMockBackend, type MockBackend } from './backend.js';
 import { CLIENT_IP_HEADER } from './http/auth.js';
 import { timingSafeEqual } from './crypto.js';
 import { HttpError, notFound } from './http/errors.js';
-import { errorResponse, routedResolvers } from './http/respond.js';
+import { asciiBody, errorResponse, routedResolvers } from './http/respond.js';
 import { indexHandlers, type HandlerIndex } from './http/routing.js';
 import type { MockBackendOptions } from './options.js';
 
@@ -302,8 +302,10 @@ async function send(res: ServerResponse, response: Response, extra: Record<strin
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
   res.writeHead(response.status, out);
-  // As a latin1 string (byte for byte), which node:http sends in one write with the head.
-  res.end(Buffer.from(await response.arrayBuffer()).toString('latin1'), 'latin1');
+  // As a latin1 string (byte for byte), which node:http sends in one write with the head. An
+  // ASCII JSON body made by json() is that string already: its stream need not be read.
+  const text = asciiBody(response) ?? Buffer.from(await response.arrayBuffer()).toString('latin1');
+  res.end(text, 'latin1');
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined | 'too large'> {
