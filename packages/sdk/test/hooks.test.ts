@@ -145,4 +145,12 @@ describe('hooks against a test server', () => {
     expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"amount":1}' });
     expect(server.requests[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'x-tenant': 'shop-42', 'x-idempotency-key': 'k1' });
   });
+
+  it('a header a hook adds reaches a fetch of your own that passes on only the Request', async () => {
+    const requestOnly: typeof fetch = (input) => fetch(input);
+    const beforeRequest = (request: HookRequest) => request.headers.set('x-tenant', 'shop-7');
+    await core({ fetch: requestOnly, hooks: { beforeRequest } }).post('thing', { schema: Thing, body: { amount: 2 } });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"amount":2}' });
+    expect(server.requests[0]!.headers).toMatchObject({ 'x-tenant': 'shop-7', 'x-api-key': 'sika_secret_0123456789abcdef0123456789abcdef0123456789abcdef' });
+  });
 });
