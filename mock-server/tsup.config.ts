@@ -5,7 +5,7 @@ export default defineConfig(async () => {
   // The pages' browser code, bundled and hashed into src/handlers/*/browser.generated.ts first.
   await writeBrowserScripts();
   return {
-    entry: ['src/index.ts', 'src/cli.ts', 'src/client.ts'],
+    entry: ['src/index.ts', 'src/browser.ts', 'src/cli.ts', 'src/client.ts'],
     format: ['esm'],
     target: 'node22',
     dts: { entry: ['src/index.ts', 'src/client.ts'] },

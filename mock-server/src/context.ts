@@ -1,6 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Clock } from './clock.js';
 import type { ResolvedOptions, Urls } from './options.js';
+import { rawSeed } from './crypto.js';
 import { createRandom, type Random } from './random.js';
 import { createStore, type Store } from './store.js';
 import type { CollectionRecord, OwnerKind, PayoutRecord, StellarPaymentRecord } from './types.js';
@@ -50,7 +51,7 @@ export function createContext(options: ResolvedOptions): MockContext {
     secrets,
     store: createStore(),
     jwtSecret: secrets.hex(32),
-    anchorKeypair: Keypair.fromRawEd25519Seed(Buffer.from(secrets.bytes(32))),
+    anchorKeypair: Keypair.fromRawEd25519Seed(rawSeed(secrets.bytes(32))),
     hooks: { collection: new Map(), payout: new Map(), stellarPayment: new Map(), sendConfirmed: new Map() },
     requestId: () => `req_${random.hex(12)}`,
   };

@@ -96,3 +96,9 @@ export async function verifyJwt(
     return undefined;
   }
 }
+
+/**
+ * Bytes as the Buffer `Keypair.fromRawEd25519Seed` declares: it copies them into stellar-base's
+ * own Buffer, so plain bytes serve, also in a browser, which has no global Buffer.
+ */
+export const rawSeed = (bytes: Uint8Array) => bytes as Buffer;

@@ -21,6 +21,12 @@ import type { CustomerRecord, CustomerStatus } from './store.js';
 
 export const PROCESSING_SECONDS = 60;
 
+/**
+ * The `last_name` values that choose a new customer's KYC review (any letter case); any other
+ * name is ACCEPTED. Beside them, TEST_PHONES (mobile-money.ts) choose a prompt's outcome.
+ */
+export const KYC_TRIGGERS = { processing: 'Processing', needsInfo: 'NeedsInfo', rejected: 'Rejected' } as const;
+
 /** The input fields of 000 section 2, with what GET /customer reports of each. */
 export const CUSTOMER_FIELDS = {
   first_name: { type: 'string', description: 'given name' },
@@ -72,11 +78,11 @@ export const CustomerUpdateSchema = z.object({
 
 function reviewStatus(fields: Record<string, string>): CustomerStatus {
   switch ((fields.last_name ?? '').toLowerCase()) {
-    case 'rejected':
+    case KYC_TRIGGERS.rejected.toLowerCase():
       return 'REJECTED';
-    case 'processing':
+    case KYC_TRIGGERS.processing.toLowerCase():
       return 'PROCESSING';
-    case 'needsinfo':
+    case KYC_TRIGGERS.needsInfo.toLowerCase():
       return NEEDS_INFO_FIELDS.every((f) => fields[f]) ? 'ACCEPTED' : 'NEEDS_INFO';
     default:
       return 'ACCEPTED';

@@ -5,7 +5,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { isoNano } from './clock.js';
 import type { MockContext } from './context.js';
-import { hashPassword } from './crypto.js';
+import { hashPassword, rawSeed } from './crypto.js';
 import { hashKey, KEY_PREFIX } from './http/auth.js';
 import { kyb } from './machines/kyb.js';
 import { noteChange, setStatus } from './history.js';
@@ -22,7 +22,7 @@ export interface RegisterInput {
 /** Registration defaults of 000 section 2: pending, starter tier, 100 + 0 bps, a real Stellar keypair. */
 export async function createMerchant(ctx: MockContext, input: RegisterInput): Promise<MerchantRecord> {
   const now = isoNano(ctx.clock.now());
-  const keypair = Keypair.fromRawEd25519Seed(Buffer.from(ctx.secrets.bytes(32)));
+  const keypair = Keypair.fromRawEd25519Seed(rawSeed(ctx.secrets.bytes(32)));
   const merchant: MerchantRecord = {
     id: ctx.random.uuid(),
     name: input.name,

@@ -50,12 +50,19 @@ export function clientIp(ctx: MockContext, request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) ?? ctx.options.clientIp;
 }
 
-/** The calling page's origin: `Origin`, else the origin of `Referer`. */
+/**
+ * Under msw's `setupWorker` the handlers run in the page that sent the request, and msw gives
+ * them the request without the `Origin` and `Referer` the browser adds on the wire: the caller
+ * is that page. Elsewhere (Node) there is no document and so no such origin.
+ */
+const workerPageOrigin = (): string | undefined => (typeof document === 'undefined' ? undefined : globalThis.location?.origin);
+
+/** The calling page's origin: `Origin`, else the origin of `Referer`, else (setupWorker) the page's. */
 export function requestOrigin(request: Request): string | undefined {
   const origin = request.headers.get('origin');
   if (origin && origin !== 'null') return origin;
   const referer = request.headers.get('referer');
-  if (!referer) return undefined;
+  if (!referer) return workerPageOrigin();
   try {
     return new URL(referer).origin;
   } catch {
