@@ -61,8 +61,8 @@ export const PaymentCreatedSchema = responseObject({
 });
 export type PaymentCreated = z.infer<typeof PaymentCreatedSchema>;
 
-const CreationBodySchema = responseObject({ success: z.boolean().optional(), data: PaymentCreatedSchema });
-const InProgressBodySchema = responseObject({ message: z.string().optional() }).optional();
+export const CreationBodySchema = responseObject({ success: z.boolean().optional(), data: PaymentCreatedSchema });
+export const InProgressBodySchema = responseObject({ message: z.string().optional() }).optional();
 
 /**
  * What a create call came to. `created`: a new session (201). `replayed`: this key's earlier

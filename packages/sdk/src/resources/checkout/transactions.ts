@@ -49,7 +49,7 @@ export const CheckoutTransactionSchema = responseObject({
 });
 export type CheckoutTransaction = z.infer<typeof CheckoutTransactionSchema>;
 
-const TransactionPageSchema = responseObject({
+export const TransactionPageSchema = responseObject({
   data: z.array(CheckoutTransactionSchema),
   next_cursor: z.string().nullable(),
   has_more: z.boolean(),

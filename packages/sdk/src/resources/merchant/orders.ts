@@ -46,7 +46,7 @@ export const OrderListParamsSchema = z.strictObject({
 });
 export type OrderListParams = z.input<typeof OrderListParamsSchema>;
 
-const OrderPageSchema = responseObject({
+export const OrderPageSchema = responseObject({
   data: z.array(OrderSchema),
   next_cursor: z.string().nullable(),
   has_more: z.boolean(),
