@@ -7,7 +7,11 @@ import { writeBrowserScripts } from './mock-server/scripts/browser-scripts.ts';
 await writeBrowserScripts();
 
 // Tests run the mock server from source, so that no build is needed between edits.
-const alias = { '@sikaramp/mock-server': fileURLToPath(new URL('./mock-server/src/index.ts', import.meta.url)) };
+// Exact names: a bare prefix would also rewrite `@sikaramp/mock-server/client` to a path under index.ts.
+const alias = [
+  { find: /^@sikaramp\/mock-server$/, replacement: fileURLToPath(new URL('./mock-server/src/index.ts', import.meta.url)) },
+  { find: /^@sikaramp\/mock-server\/client$/, replacement: fileURLToPath(new URL('./mock-server/src/client.ts', import.meta.url)) },
+];
 
 // One run for the whole workspace; each package is a project with its own tests.
 export default defineConfig({
