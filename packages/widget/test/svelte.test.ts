@@ -19,8 +19,13 @@ const svelte: Plugin = {
 
 let world: World;
 let app: string;
+let legacy: string;
 beforeAll(async () => {
-  [world, app] = await Promise.all([startWorld(), bundleApp('svelte-main.js', { plugins: [svelte] })]);
+  [world, app, legacy] = await Promise.all([
+    startWorld(),
+    bundleApp('svelte-main.js', { plugins: [svelte] }),
+    bundleApp('svelte-legacy-main.js', { plugins: [svelte] }),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await world?.close();
@@ -29,5 +34,9 @@ afterAll(async () => {
 describe('the guide\'s Svelte 5 sample, in Chromium', () => {
   it('renders <ramp-widget>, binds {amount} as the property, and onramp-complete receives a real buy\'s completion', async () => {
     await checkSample(world, app);
+  });
+
+  it('works the same in Svelte 4\'s syntax: on:ramp-complete', async () => {
+    await checkSample(world, legacy);
   });
 });
