@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { writeBrowserScripts } from './mock-server/scripts/browser-scripts.ts';
+import { writeOpenapiModule } from './mock-server/scripts/openapi.ts';
 
 // The mock's pages send their browser code bundled: bundle it from source before any test runs.
 await writeBrowserScripts();
+// The mock serves the SDK's OpenAPI document at /_mock/openapi.json: bundle it from the SDK's source too.
+await writeOpenapiModule();
 
 // Tests run the mock server from source, so that no build is needed between edits.
 // Exact names: a bare prefix would also rewrite `@sikaramp/mock-server/client` to a path under index.ts.

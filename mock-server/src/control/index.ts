@@ -19,6 +19,7 @@ import { rampControl } from './ramp.js';
 import { checkoutControl } from './checkout.js';
 import { fixturesControl, type Dispatch } from './fixtures.js';
 import { dashboardControl } from './dashboard.js';
+import { openapiControl } from './openapi.js';
 
 const ResetBody = z.object({ seed: z.int().nonnegative().max(0xffffffff).optional() });
 
@@ -36,6 +37,7 @@ export function createControl(ctx: MockContext, dispatch: Dispatch) {
     checkout: checkoutControl(ctx),
     fixtures: fixturesControl(ctx, dispatch),
     dashboard: dashboardControl(ctx, webhooks.api),
+    openapi: openapiControl(ctx),
   };
   /**
    * Drops all state and every scheduled task. With `seed`, ids start over from it as in a new
