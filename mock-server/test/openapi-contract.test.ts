@@ -236,10 +236,14 @@ describe('the OpenAPI contract against the standalone mock (127.0.0.1)', () => {
   });
 
   it('the widget backend and the anchor answer as documented', async () => {
-    const shop = await control('POST', '/fixtures/merchant', { webhook_url: hookUrl });
+    const shop = await control('POST', '/fixtures/merchant', { webhook_url: hookUrl, domains: ['https://shop.example'] });
     const key = { 'x-api-key': shop.secret_key };
     expectStatus(await api('GET', '/api/v1/widget/config', { headers: key }), 200);
     expectStatus(await api('GET', '/api/v1/widget/config', { headers: { 'x-api-key': 'xx_secret_0000' } }), 401);
+    expectStatus(await api('GET', '/api/v1/widget/config', { headers: { 'x-api-key': shop.public_key, origin: 'https://elsewhere.example' } }), 403);
+    const limited = await api('POST', '/api/v1/merchant/apikeys', { headers: { authorization: `Bearer ${shop.access_token}` }, body: { key_type: 'secret', rate_limit_rpm: 1 } });
+    expectStatus(await api('GET', '/api/v1/widget/config', { headers: { 'x-api-key': limited.body.data.key } }), 200);
+    expectStatus(await api('GET', '/api/v1/widget/config', { headers: { 'x-api-key': limited.body.data.key } }), 429);
     const person = { first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' };
     const created = await api('POST', '/api/v1/widget/customer', { headers: key, body: person });
     expectStatus(created, 201);
@@ -384,6 +388,11 @@ describe('the OpenAPI contract against the standalone mock (127.0.0.1)', () => {
     expectStatus(await api('POST', '/gateway/api/v1/payments/initiate', { body: payment }), 401);
     expectStatus(await api('GET', `/gateway/api/v1/widget/session/${initiated.body.data.session_id}`), 200);
     expectStatus(await api('GET', '/gateway/api/v1/widget/session/no-such-session'), 404);
+
+    // The gateway failing: a 502 at the checkout routes, its own 429 at the earlier routes.
+    await control('POST', '/checkout/gateway/faults', { status: 429, count: 2 });
+    expectStatus(await api('POST', '/api/v1/developer/payments', { headers: auth, body: payment }), 502);
+    expectStatus(await api('GET', `/gateway/api/v1/widget/session/${initiated.body.data.session_id}`), 429);
   });
 
   it('every answer above, and every webhook sent, is as the document says; every route was called', async () => {
