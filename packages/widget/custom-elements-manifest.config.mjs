@@ -31,8 +31,9 @@ function rampWidget() {
       const constant = (name) => modules.flatMap((m) => m.declarations ?? []).find((d) => d.name == name);
       element.tagName = source.tag;
       element.superclass = { name: 'HTMLElement', package: 'global:' };
-      // The API only: private (#) members are not, nor the event the analyzer sees in #emit's dispatchEvent.
-      element.members = element.members.filter((m) => m.privacy != 'private' && !m.name.startsWith('#'));
+      // The API only: private (#) and protected members (the render hooks) are not, nor the event
+      // the analyzer sees in #emit's dispatchEvent.
+      element.members = element.members.filter((m) => !m.privacy && !m.name.startsWith('#'));
       element.events = element.events.filter((e) => e.description);
       for (const member of element.members) {
         const type = member.type?.text;
@@ -63,7 +64,7 @@ function rampWidget() {
 }
 
 export default {
-  globs: ['src/index.ts', 'src/ramp-widget.ts'],
+  globs: ['src/index.ts', 'src/props.ts', 'src/ramp-widget.ts'],
   outdir: 'dist',
   // package.json says "customElements" itself: the analyzer would rewrite the whole file.
   packagejson: false,

@@ -20,10 +20,3 @@ export function pending(flow: string, id?: string | null): string | null | undef
 
 /** Opens the (blank) popup; null when the browser blocks it. */
 export const popup = () => window.open('', 'ramp-widget', 'popup,width=440,height=720');
-
-export async function json(url: string, init?: RequestInit) {
-  const res = await fetch(url, init);
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw Error(body.error?.message ?? `${url} answered ${res.status}`);
-  return body;
-}

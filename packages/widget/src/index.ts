@@ -5,7 +5,8 @@
 import type { RampEvent } from './events.js';
 import { RampWidget } from './ramp-widget.js';
 
-export { DEFAULT_ALLOW, RampWidget } from './ramp-widget.js';
+export { DEFAULT_ALLOW } from './props.js';
+export { RampWidget } from './ramp-widget.js';
 export type * from './events.js';
 export type * from './jsx.js';
 

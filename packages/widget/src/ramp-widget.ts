@@ -1,7 +1,10 @@
-import { html, nothing, render } from 'lit-html';
+import { html, nothing } from 'lit-html';
+import { freighterAddress, readConfig, readStatus, startSession } from './backend.js';
+import { focused, pending, popup } from './dom.js';
+import { ReactiveElement } from './element.js';
 import type {
-  RampErrorCode,
   RampError,
+  RampErrorCode,
   RampEventMap,
   RampResult,
   RampSession,
@@ -9,44 +12,8 @@ import type {
   RampTransaction,
   RampWidgetConfig,
 } from './events.js';
-import { focused, json, pending, popup } from './dom.js';
-import { styles } from './ramp-widget.styles.js';
 import { FINAL, langParam } from './sep24.js';
-import { strings } from './strings.js';
-
-/** The iframe's permissions: what a KYC flow needs (document capture, liveness, payment) and nothing more. */
-export const DEFAULT_ALLOW = 'camera; microphone; payment; clipboard-write; accelerometer; gyroscope; fullscreen';
-
-/**
- * The reactive properties, each with its attribute. A change re-renders; `amount` and
- * `poll-interval` are read as numbers.
- */
-const PROPS = {
-  apiKey: 'data-api-key',
-  flow: 'flow',
-  mode: 'mode',
-  sessionUrl: 'session-url',
-  statusUrl: 'status-url',
-  apiBase: 'api-base',
-  amount: 'amount',
-  asset: 'asset',
-  destination: 'destination',
-  allow: 'allow',
-  pollInterval: 'poll-interval',
-};
-type Prop = keyof typeof PROPS;
-
-const DEFAULTS: Partial<Record<Prop, unknown>> = {
-  apiKey: '',
-  flow: 'buy',
-  mode: 'iframe',
-  asset: 'USDC',
-  allow: DEFAULT_ALLOW,
-  pollInterval: 5000,
-};
-
-// In Node (server-side rendering) there is no HTMLElement: the class is defined there, never constructed.
-const Base = (globalThis.HTMLElement ?? Object) as typeof HTMLElement;
+import { langOf, strings } from './strings.js';
 
 const rampError = (code: RampError['code'], message: string, transaction?: RampTransaction): RampError =>
   Object.assign(Error(message), { name: 'RampError' as const, code, transaction });
@@ -77,27 +44,7 @@ const rampError = (code: RampError['code'], message: string, transaction?: RampT
  * @cssproperty --ramp-primary-color - Brand colour; default: the widget config's `primary_color`.
  * @cssproperty --ramp-border-radius - Corner radius; default: the widget config's `border_radius`.
  */
-export class RampWidget extends Base {
-  static observedAttributes = Object.values(PROPS);
-
-  // An accessor per property, on the prototype: what the element used of Lit's ReactiveElement,
-  // whose converters, reflection, controllers and lifecycle hooks weighed ~2 KB gzipped on every page.
-  static {
-    for (const prop in PROPS)
-      Object.defineProperty(this.prototype, prop, {
-        get(this: RampWidget) {
-          return this.#props[prop];
-        },
-        set(this: RampWidget, value: unknown) {
-          if (value === this.#props[prop]) return;
-          this.#props[prop] = value;
-          // The config is read again after the render, for a new key or a new address.
-          if (prop == 'apiKey' || prop == 'apiBase') this.#stale = true;
-          this.#update();
-        },
-      });
-  }
-
+export class RampWidget extends ReactiveElement {
   /** Your public key (`sika_public_…`), for the widget config. Anything else (a secret or checkout key) is refused: nothing is sent. */
   declare apiKey: string;
   /** `buy` USDC with Mobile Money, or `sell` USDC for Mobile Money. Default `buy`. */
@@ -129,11 +76,6 @@ export class RampWidget extends Base {
   /** Instead of `status-url`: reads the transaction from your backend. */
   declare getStatus?: (id: string) => Promise<RampTransaction>;
 
-  #props: Record<string, unknown> = {};
-  /** The pending render: settles once the shadow root shows the current state. */
-  #rendered?: Promise<void>;
-  /** The key or address changed since the config was last read. */
-  #stale = false;
   #id = '';
   #tx?: RampTransaction;
   #url = '';
@@ -151,31 +93,12 @@ export class RampWidget extends Base {
   #error = '';
   #wallet = '';
   #timer?: ReturnType<typeof setTimeout>;
-  #langs = new MutationObserver(() => this.#update());
-
-  constructor() {
-    super();
-    // A property the page set before the element was defined is an own property hiding the
-    // accessor: it goes through the accessor instead, and wins over the default.
-    for (const prop in PROPS) {
-      const value = (this as Record<string, unknown>)[prop];
-      delete (this as Record<string, unknown>)[prop];
-      (this as Record<string, unknown>)[prop] = value ?? DEFAULTS[prop as Prop];
-    }
-  }
+  #langs = new MutationObserver(() => this.update());
 
   connectedCallback() {
     // A `lang` that changes anywhere (the element's, an ancestor's, <html lang>) re-renders the texts.
     this.#langs.observe(document, { attributeFilter: ['lang'], subtree: true });
-    this.#update();
-  }
-
-  attributeChangedCallback(name: string, _old: string | null, value: string | null) {
-    for (const prop in PROPS) {
-      if (PROPS[prop as Prop] == name) {
-        (this as Record<string, unknown>)[prop] = value != null && /^(amount|poll-interval)$/.test(name) ? +value : value;
-      }
-    }
+    this.update();
   }
 
   /** Anything but a public key (`<prefix>_public_<hex>`, recognised by its form): a secret or checkout key, a typo. */
@@ -216,7 +139,7 @@ export class RampWidget extends Base {
 
   async #start() {
     this.#busy = true;
-    this.#update();
+    this.update();
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
@@ -225,30 +148,19 @@ export class RampWidget extends Base {
       asset: this.asset,
       destination: this.destination || undefined,
       // Your backend passes it on when it starts the transaction, so the page opens in it.
-      lang: langParam(this.#lang),
+      lang: langParam(langOf(this)),
     };
-    let session: RampSession;
+    let session;
     try {
-      if (!this.getSession && !this.sessionUrl) throw Error('set session-url or getSession');
-      session = this.getSession
-        ? await this.getSession(request)
-        : await json(this.sessionUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
-      // A backend that passes the widget backend's envelope through is fine too.
-      session = (session as { data?: RampSession }).data ?? session;
-      const url = new URL(session.url);
-      // Only a web page opens: a javascript: URL would run in this page, and the origin of a data:
-      // or blob: URL ("null", or its creator's) proves nothing. http: only on this machine (the mock).
-      if (!/^(https:|http:(localhost|127\.0\.0\.1)$)/.test(url.protocol + url.hostname)) throw Error('not https');
-      // The interactive page sends its postMessages to this origin, if the key allows it.
-      url.searchParams.set('origin', location.origin);
-      this.#url = url.href;
-      this.#origin = url.origin;
+      session = await startSession(this, request);
+      this.#url = session.url.href;
+      this.#origin = session.url.origin;
     } catch (error) {
       win?.close();
       return this.#fail('session_failed', this.#t.session + (error as Error).message);
     } finally {
       this.#busy = false;
-      this.#update();
+      this.update();
     }
     this.#id = session.id;
     this.#tx = undefined;
@@ -268,7 +180,7 @@ export class RampWidget extends Base {
     this.#win?.close();
     // Leave the modal state before moving focus, or the page is still inert.
     this.#dialog?.close();
-    this.#update();
+    this.update();
     this.#emit('ramp-close', { transaction: this.#tx });
     // No-op once final: the promise settled then.
     this.#end(rampError('closed', 'Closed.', this.#tx));
@@ -282,8 +194,8 @@ export class RampWidget extends Base {
     clearTimeout(this.#timer);
   }
 
-  /** Back from a redirect: the transaction this tab left for is reported, then polled. */
-  #firstUpdated() {
+  /** The first time: back from a redirect, the transaction this tab left for is reported, then polled. */
+  #back() {
     const id = pending(this.flow);
     const query = new URLSearchParams(location.search);
     if (!id || (query.get('transaction_id') ?? id) != id) return;
@@ -293,52 +205,18 @@ export class RampWidget extends Base {
     this.#poll();
   }
 
-  /**
-   * Renders once per task however many properties changed: the template into the shadow root
-   * (event listeners bound to the element); then, the first time, the way back from a redirect,
-   * and the config when the key or address changed.
-   */
-  #update() {
-    this.#rendered ??= Promise.resolve().then(() => {
-      this.#rendered = undefined;
-      if (!this.isConnected) return;
-      const first = !this.shadowRoot;
-      render(this.#render(), this.shadowRoot ?? this.#attach(), { host: this });
-      if (first) this.#firstUpdated();
-      if (this.#stale) {
-        this.#stale = false;
-        this.#config();
-      }
-    });
+  /** After a render: the way back from a redirect, the first time; the config, when the key or address changed. */
+  protected updated(changed: Set<string>, first: boolean) {
+    if (first) this.#back();
+    if (changed.has('apiKey') || changed.has('apiBase')) this.#config();
   }
 
-  /** The shadow root, styled by a constructed stylesheet (no CSP `style-src` needed); a `<style>` where the browser has none (Safari before 16.4). */
-  #attach() {
-    const root = this.attachShadow({ mode: 'open' });
-    try {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(styles);
-      root.adoptedStyleSheets = [sheet];
-    } catch {
-      root.innerHTML = `<style>${styles}</style>`;
-    }
-    return root;
-  }
-
-  /**
-   * The language: the element's `lang`, or its nearest ancestor's, or (inside another
-   * component's shadow root, where that search stops) the document's.
-   */
-  get #lang() {
-    return (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
-  }
-
-  /** The widget's own texts in that language. */
+  /** The widget's own texts, in its language. */
   get #t() {
-    return strings(this.#lang);
+    return strings(langOf(this));
   }
 
-  #render() {
+  protected render() {
     const t = this.#t;
     const title = this.flow == 'sell' ? t.sell : t.buy;
     const wallet = this.#wallet;
@@ -374,12 +252,12 @@ export class RampWidget extends Base {
     this.#win = win;
     this.#open = true;
     addEventListener('message', this.#onMessage); // window's
-    this.#update();
+    const rendered = this.update();
     if (win) {
       win.location.href = this.#url;
       this.#timer = setInterval(() => win.closed && this.close(), 500);
     } else {
-      await this.#rendered;
+      await rendered;
       this.#dialog!.showModal();
     }
   }
@@ -432,15 +310,7 @@ export class RampWidget extends Base {
     if (!this.getStatus && !this.statusUrl) return;
     this.#timer = setTimeout(async () => {
       try {
-        let transaction;
-        if (this.getStatus) transaction = await this.getStatus(id);
-        else {
-          const url = new URL(this.statusUrl!, location.href);
-          url.searchParams.set('id', id);
-          const body = await json(url.href);
-          transaction = body.transaction ?? body;
-        }
-        this.#report(transaction);
+        this.#report(await readStatus(this, id));
       } catch {}
       if (!this.#open) this.#poll();
     }, this.pollInterval);
@@ -454,9 +324,7 @@ export class RampWidget extends Base {
     let config: RampWidgetConfig | undefined;
     if (this.apiKey) {
       try {
-        // No built-in address to guess at: the key goes only where the page says.
-        if (!this.apiBase) throw Error('set api-base');
-        config = (await json(`${this.apiBase}/api/v1/widget/config`, { headers: { 'X-API-Key': this.apiKey } })).data;
+        config = await readConfig(this.apiBase, this.apiKey);
       } catch (error) {
         return this.#fail('config_failed', this.#t.config + (error as Error).message);
       }
@@ -466,21 +334,15 @@ export class RampWidget extends Base {
       this.style.setProperty('--_cp', /^#([\da-f]{3}){1,2}$/i.exec(theme?.primary_color!)?.[0] ?? '');
       this.style.setProperty('--_cr', /^(0|\d+(\.\d+)?(px|r?em|%))$/.exec(theme?.border_radius!)?.[0] ?? '');
     }
-    this.#update();
+    this.update();
     this.#emit('ramp-ready', { config });
   }
 
-  /** Fills `destination` from Freighter, loaded only now so that other pages never download it. */
+  /** "Connect wallet": fills `destination` from Freighter. */
   async #connect() {
     this.#error = '';
     try {
-      const freighter = await import('./freighter.js');
-      if (!(await freighter.isConnected()).isConnected) {
-        throw Error(this.#t.noFreighter);
-      }
-      const { address, error } = await freighter.requestAccess();
-      if (error) throw Error(`Freighter: ${error.message}`);
-      this.destination = this.#wallet = address;
+      this.destination = this.#wallet = await freighterAddress(this.#t);
     } catch (error) {
       this.#fail('wallet_unavailable', (error as Error).message);
     }
@@ -489,7 +351,7 @@ export class RampWidget extends Base {
   /** Shows the error and fires `ramp-error`; one that ends the flow also rejects `open()`'s promise. */
   #fail(code: RampErrorCode, message: string, transaction?: RampTransaction) {
     this.#error = message;
-    this.#update();
+    this.update();
     this.#emit('ramp-error', { code, message, transaction });
     if (code == 'session_failed' || code == 'transaction_failed') this.#end(rampError(code, message, transaction));
   }

@@ -34,5 +34,11 @@ const fr: Strings = {
   noFreighter: 'Freighter n’est pas installé.',
 };
 
+/**
+ * An element's language: its `lang`, or its nearest ancestor's, or (inside another component's
+ * shadow root, where that search stops) the document's.
+ */
+export const langOf = (el: Element): string => (el.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+
 /** The dictionary for a BCP 47 tag (`fr`, `fr-GH`, `FR`): French for French, English for anything else. */
 export const strings = (lang: string): Strings => (/^fr\b/i.test(lang) ? fr : en);

@@ -41,7 +41,11 @@ describe('custom-elements.json', () => {
     expect(element.attributes.map((a: any) => a.name).sort()).toEqual([...widget.RampWidget.observedAttributes].sort());
     for (const attribute of element.attributes) {
       // The property is the element's accessor, and the manifest's field says it is that attribute's.
-      expect(typeof Object.getOwnPropertyDescriptor(widget.RampWidget.prototype, attribute.fieldName)?.set, attribute.name).toBe('function');
+      let accessor: PropertyDescriptor | undefined;
+      for (let proto = widget.RampWidget.prototype; proto && !accessor; proto = Object.getPrototypeOf(proto)) {
+        accessor = Object.getOwnPropertyDescriptor(proto, attribute.fieldName);
+      }
+      expect(typeof accessor?.set, attribute.name).toBe('function');
       expect(element.members.find((m: any) => m.name === attribute.fieldName).attribute).toBe(attribute.name);
       expect(attribute.description).toBeTruthy();
     }
