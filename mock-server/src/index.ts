@@ -11,3 +11,4 @@
 // Everything a browser can load too (./browser.ts, the `browser` export condition), and the server.
 export * from './browser.js';
 export { startMockServer, type MockServer, type MockServerOptions } from './server.js';
+export { startInProcessMock, type InProcessMock, type InProcessMockOptions } from './testing/in-process.js';

@@ -3,31 +3,28 @@
  * a new customer's review, TEST_PHONES pick what the customer does with a Mobile Money prompt,
  * with no control call, in-process on the manual clock.
  */
-import { setupServer } from 'msw/node';
-import { createMockBackend, KYC_TRIGGERS, PROMPT_DECLINE_SECONDS, TEST_PHONES } from '@sikaramp/mock-server';
+import { KYC_TRIGGERS, PROMPT_DECLINE_SECONDS, startInProcessMock, TEST_PHONES, type InProcessMock } from '@sikaramp/mock-server';
 import { RampClient, WidgetClient } from '@sikaramp/sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-const backend = createMockBackend({ clock: 'manual' });
-const server = setupServer(...backend.handlers);
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterAll(() => {
-  backend.clock.stop();
-  server.close();
+let mock: InProcessMock;
+beforeAll(async () => {
+  mock = await startInProcessMock({ clock: 'manual', onUnhandledFrame: 'error' });
 });
+afterAll(() => mock.close());
 
 it('KYC_TRIGGERS.rejected makes a REJECTED customer, any other last name an ACCEPTED one', async () => {
-  const merchant = await backend.control.fixtures.merchant();
-  const widget = new WidgetClient({ baseUrl: backend.urls.base, secretKey: merchant.secret_key });
+  const merchant = await mock.backend.control.fixtures.merchant();
+  const widget = new WidgetClient({ baseUrl: mock.backend.urls.base, secretKey: merchant.secret_key });
   const rejected = await widget.customers.create({ first_name: 'Ama', last_name: KYC_TRIGGERS.rejected, email_address: 'ama@example.com' });
   const accepted = await widget.customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
   expect([rejected.status, accepted.status]).toEqual(['REJECTED', 'ACCEPTED']);
 });
 
 it('a buy for TEST_PHONES.decline fails on its own once the customer declines the prompt', async () => {
-  const merchant = await backend.control.fixtures.merchant();
-  const { phone } = await backend.control.fixtures.verifiedPhone(merchant, { phone: TEST_PHONES.decline });
-  const ramp = new RampClient({ baseUrl: backend.urls.ramp[0]!, secretKey: merchant.secret_key });
+  const merchant = await mock.backend.control.fixtures.merchant();
+  const { phone } = await mock.backend.control.fixtures.verifiedPhone(merchant, { phone: TEST_PHONES.decline });
+  const ramp = new RampClient({ baseUrl: mock.backend.urls.ramp[0]!, secretKey: merchant.secret_key });
   const order = await ramp.orders.create({
     type: 'onramp',
     fiat_amount: 50,
@@ -35,6 +32,6 @@ it('a buy for TEST_PHONES.decline fails on its own once the customer declines th
     user: { first_name: 'Kwame', last_name: 'Mensah', phone, network: 'MTN' },
   });
   // The prompt goes out 2 s after the order; the customer declines it PROMPT_DECLINE_SECONDS later.
-  await backend.control.clock.advance(2 + PROMPT_DECLINE_SECONDS);
+  await mock.backend.control.clock.advance(2 + PROMPT_DECLINE_SECONDS);
   expect(await ramp.orders.get(order.reference)).toMatchObject({ status: 'failed' });
 });

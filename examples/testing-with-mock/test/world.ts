@@ -5,9 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setupServer } from 'msw/node';
-import { createMockBackend, type MockBackend } from '@sikaramp/mock-server';
-import { MerchantClient, RampClient, type WaitClock } from '@sikaramp/sdk';
+import { startInProcessMock } from '@sikaramp/mock-server';
+import type { WaitClock } from '@sikaramp/sdk';
 import { createTopUps, type TopUpUser } from '../src/top-ups.ts';
 
 export interface ReceivedWebhook {
@@ -29,10 +28,9 @@ export const USER: TopUpUser = {
 
 export async function startWorld() {
   // A manual clock without a seed starts at the wall clock, so signed timestamps look fresh.
-  const backend: MockBackend = createMockBackend({ clock: 'manual' });
-  const server = setupServer(...backend.handlers);
   // Strict: a request to anything the mock does not serve fails the test.
-  server.listen({ onUnhandledFrame: 'error' });
+  const mock = await startInProcessMock({ clock: 'manual', onUnhandledFrame: 'error' });
+  const { backend } = mock;
 
   // The shop's webhook endpoint: answers with `failNext` 500s first, to exercise retries.
   const received: ReceivedWebhook[] = [];
@@ -57,41 +55,32 @@ export async function startWorld() {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
-  // The merchant, as onboarding leaves it: verified, activated for ramp, keys and webhook URL.
-  const email = 'kofi@shop.example';
-  const password = 'a long test password';
-  const dashboard = new MerchantClient({ baseUrl: backend.urls.base, email, password, now: () => backend.clock.now() });
-  const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
-  backend.control.merchants.approveKyb(merchant.id);
-  backend.control.merchants.enableRamp(merchant.id);
-  const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
-  const { secret: webhookSecret } = await dashboard.webhook.set({ url: webhookUrl });
-
-  // The user's phone passed ramp KYC: the code they got by SMS is read through control.
-  const ramp = new RampClient({ baseUrl: backend.urls.ramp[0]!, secretKey });
-  const { kyc_id } = await ramp.kyc.initiate({ first_name: USER.firstName, last_name: USER.lastName, phone: USER.phone, provider_name: USER.network });
-  await ramp.kyc.verify({ kyc_id, otp_code: backend.control.rails.otp(USER.phone).code });
+  // The merchant, as onboarding leaves it (verified, activated for ramp, keys and webhook URL),
+  // and the user's phone through ramp KYC: one fixture each, made through the service's routes.
+  const merchant = await backend.control.fixtures.merchant({ webhook_url: webhookUrl });
+  const secretKey = merchant.secret_key;
+  const webhookSecret = merchant.webhook!.secret;
+  await backend.control.fixtures.verifiedPhone(merchant, { phone: USER.phone, provider: USER.network });
 
   // The shop's code waits on the mock's time: each pause between two looks moves the clock.
   const clock: WaitClock = {
     now: () => backend.clock.now(),
     sleep: (ms) => backend.control.clock.advance(ms / 1000).then(() => undefined),
   };
-  const topUps = createTopUps({ rampBaseUrl: backend.urls.ramp[0]!, secretKey, webhookSecret: webhookSecret!, clock });
+  const topUps = createTopUps({ rampBaseUrl: backend.urls.ramp[0]!, secretKey, webhookSecret, clock });
 
   return {
     backend,
     topUps,
     webhookUrl,
-    webhookSecret: webhookSecret!,
+    webhookSecret,
     received,
     /** The endpoint answers 500 to the next `n` deliveries (after handling them). */
     failNextWebhooks: (n: number) => void (failNext = n),
     /** Resolves once every webhook attempt under way has been answered. */
     settled: () => backend.control.webhooks.settle(),
     async close() {
-      backend.clock.stop();
-      server.close();
+      await mock.close();
       await new Promise((resolve) => receiver.close(resolve));
     },
   };

@@ -1,11 +1,12 @@
 /**
- * Runs a suite against both ways merchants use the mock: in-process (msw/node intercepting
- * fetch) and the standalone server over real HTTP on 127.0.0.1.
+ * Runs a suite against both ways merchants use the mock, as the package's test kit starts them:
+ * in-process (`startInProcessMock`, msw/node intercepting fetch) and the standalone server
+ * (`startMockServer`) over real HTTP on 127.0.0.1, each on a manual clock.
  */
-import { setupServer } from 'msw/node';
-import { createMockBackend, type MockBackend } from '../../src/backend.js';
+import type { MockBackend } from '../../src/backend.js';
 import type { MockBackendOptions } from '../../src/options.js';
 import { startMockServer } from '../../src/server.js';
+import { startInProcessMock } from '../../src/testing/in-process.js';
 
 export interface MockEnv {
   mode: 'in-process' | 'standalone';
@@ -18,18 +19,8 @@ export interface MockEnv {
 export type EnvOptions = Omit<MockBackendOptions, 'origin'>;
 
 export async function startInProcess(options: EnvOptions = {}): Promise<MockEnv> {
-  const backend = createMockBackend({ clock: 'manual', ...options });
-  const server = setupServer(...backend.handlers);
-  server.listen({ onUnhandledFrame: 'bypass' });
-  return {
-    mode: 'in-process',
-    origin: backend.urls.origin,
-    backend,
-    close: async () => {
-      backend.clock.stop();
-      server.close();
-    },
-  };
+  const mock = await startInProcessMock({ clock: 'manual', ...options });
+  return { mode: 'in-process', origin: mock.url, backend: mock.backend, close: mock.close };
 }
 
 export async function startStandalone(options: EnvOptions = {}): Promise<MockEnv> {
