@@ -255,7 +255,7 @@ describe.each([
     }>(fixture);
     expect(report.resolved).toContain(installed);
     expect(report.resolved.endsWith(`/dist/redis/index${extension}`)).toBe(true);
-    expect(report.exports).toEqual(['RedisDedupeStore', 'RedisStoreError', 'RedisTokenCache', 'fromIoredis', 'fromNodeRedis']);
+    expect(report.exports).toEqual(['RedisDedupeStore', 'RedisStoreError', 'RedisTokenCache', 'RedisTransactionOwners', 'fromIoredis', 'fromNodeRedis']);
     expect(report.claimed).toBe(true);
     expect(report.seen).toEqual(['sikaramp:webhook:checkout:evt_1']);
     expect(report.error).toEqual({ name: 'RedisStoreError', reason: 'failed', isSikarampError: true });

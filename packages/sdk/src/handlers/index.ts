@@ -11,6 +11,7 @@
  * ```
  */
 export { createRampHandlers, MemoryTransactionOwners, type RampHandlers, type RampHandlersOptions, type TransactionOwners } from './ramp.js';
+export { SqliteTransactionOwners, type SqliteTransactionOwnersOptions } from './sqlite.js';
 export {
   createWebhookHandler,
   type WebhookHandlerOptions,

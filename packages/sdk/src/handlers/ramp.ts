@@ -53,7 +53,11 @@ export interface RampHandlersOptions {
    * Never from the request body.
    */
   authorize: (request: Request) => string | null | undefined | Promise<string | null | undefined>;
-  /** Which customer started which transaction. Default: this process's memory; pass your database when several processes serve `status`. */
+  /**
+   * Which customer started which transaction. Default: this process's memory. When several
+   * processes serve `status`, or it must answer after a restart: `RedisTransactionOwners`
+   * (`@sikaramp/sdk/redis`), `SqliteTransactionOwners`, or your database.
+   */
   owners?: TransactionOwners;
   /** Reads a transaction for `status` without `anchor`, e.g. from your webhook records. */
   getTransaction?: (id: string) => Promise<AnchorTransaction | Record<string, unknown>>;

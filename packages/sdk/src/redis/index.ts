@@ -1,7 +1,8 @@
 /**
- * @sikaramp/sdk/redis: the webhook de-duplication store and the token cache on Redis, for a
- * merchant running several processes or hosts. Takes your own node-redis or ioredis client
- * (neither is a dependency of the SDK); each claim is one atomic Lua script.
+ * @sikaramp/sdk/redis: the webhook de-duplication store, the token cache and the ramp
+ * handlers' transaction owners on Redis, for a merchant running several processes or hosts.
+ * Takes your own node-redis or ioredis client (neither is a dependency of the SDK); each
+ * operation is one atomic Lua script.
  *
  * ```ts
  * import { createClient } from 'redis';
@@ -22,4 +23,5 @@ export {
   type RedisStoreOptions,
 } from './client.js';
 export { RedisDedupeStore } from './dedupe.js';
+export { RedisTransactionOwners, type RedisTransactionOwnersOptions } from './owners.js';
 export { RedisTokenCache, type RedisTokenCacheOptions } from './token-cache.js';

@@ -1,0 +1,51 @@
+/**
+ * {@link TransactionOwners} on Redis, so that `status-url` answers on every process of the
+ * merchant, not only on the one that started the transaction: behind a load balancer the
+ * widget's polls reach any of them. One key per transaction, `<prefix>owner:<id>`, holding the
+ * customer id, kept `ttlSeconds` after the transaction started.
+ */
+import type { TransactionOwners } from '../handlers/ramp.js';
+import { DEFAULT_PREFIX, DEFAULT_TIMEOUT_MS, runScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
+
+const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])`;
+const GET = `return redis.call('GET', KEYS[1])`;
+
+/**
+ * How long a transaction's owner is kept by default, seconds: 7 days. A transaction finishes in
+ * minutes (000: 1 to 5), but a sell waits for the customer's USDC and the widget polls again
+ * when the customer comes back to the tab; past this, `status` answers 404 for it. The same
+ * 7 days as handled webhook keys.
+ */
+const DEFAULT_OWNER_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export interface RedisTransactionOwnersOptions extends RedisStoreOptions {
+  /** How long after it started a transaction's status can be read, seconds. Default 7 days. */
+  ttlSeconds?: number;
+}
+
+export class RedisTransactionOwners implements TransactionOwners {
+  readonly #redis: RedisScriptRunner;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #ttl: string;
+
+  constructor(redis: RedisScriptRunner, options: RedisTransactionOwnersOptions = {}) {
+    const ttl = options.ttlSeconds ?? DEFAULT_OWNER_TTL_SECONDS;
+    if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError('ttlSeconds must be a whole number of seconds, 1 or more');
+    this.#redis = redis;
+    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}owner:`;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#ttl = String(ttl);
+  }
+
+  /** Records the customer; throws RedisStoreError when Redis fails (the handler answers 500). */
+  async set(transactionId: string, customerId: string): Promise<void> {
+    await runScript(this.#redis, this.#timeoutMs, SET, [this.#prefix + transactionId], [customerId, this.#ttl]);
+  }
+
+  /** The customer, or undefined when unknown or expired; throws RedisStoreError when Redis fails, never answers "unknown" for it. */
+  async get(transactionId: string): Promise<string | undefined> {
+    const value = await runScript(this.#redis, this.#timeoutMs, GET, [this.#prefix + transactionId], []);
+    return typeof value === 'string' ? value : undefined;
+  }
+}
