@@ -7,7 +7,8 @@
  *
  * The mock first holds a realistic store (STORED_PAYMENTS payments, one in ten paid), and
  * each row is warmed up before it is measured, so that a lookup or a creation that slows
- * down as records grow, or a first run of cold code, shows in the figures.
+ * down as records grow, or a first run of cold code, shows in the figures. Each row is
+ * measured in rounds, bare and mock taking turns, and reports the rounds' medians.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,8 +16,13 @@ import autocannon from 'autocannon';
 
 /** Load of one measurement: connections kept busy for this many seconds. */
 const CONNECTIONS = 10;
-const SECONDS = 3;
-/** Unmeasured load before each measurement, seconds: the JIT settles before the figures count. */
+const SECONDS = 2;
+/**
+ * Measurements per row and server, the bare one and the mock taking turns: on a machine other
+ * work shares, a ratio of two runs seconds apart follows that work, so a row gives the median.
+ */
+const ROUNDS = 3;
+/** Unmeasured load before a row's first measurement, seconds: the JIT settles before the figures count. */
 const WARM_UP_SECONDS = 1;
 /** Payments the mock holds before the first row; the creation row adds tens of thousands more. */
 const STORED_PAYMENTS = 5_000;
@@ -62,10 +68,9 @@ interface Measured {
   failures: string[];
 }
 
-async function measure(origin: string, t: Target): Promise<Measured> {
+async function measure(origin: string, t: Target, duration = SECONDS): Promise<Measured> {
   const load = { url: `${origin}${t.path}`, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, timeout: 5 };
-  await autocannon({ ...load, duration: WARM_UP_SECONDS });
-  const r = await autocannon({ ...load, duration: SECONDS });
+  const r = await autocannon({ ...load, duration });
   const failures = [
     r.errors > 0 && `${r.errors} errors`,
     r.timeouts > 0 && `${r.timeouts} timeouts`,
@@ -112,22 +117,31 @@ try {
 
   console.log(`@sikaramp/mock-server bench, node ${process.version}, ${new Date().toISOString()}`);
   console.log(
-    `${CONNECTIONS} connections, ${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up, 127.0.0.1; the mock holds ${STORED_PAYMENTS} payments before the first row; the bare server answers a fixed JSON of the same size\n`,
+    `${CONNECTIONS} connections, 127.0.0.1; per row ${WARM_UP_SECONDS} s of warm-up, then ${ROUNDS} rounds of ${SECONDS} s, bare then mock, and the rounds' medians (req/s ratio: median of the rounds' ratios);`,
+  );
+  console.log(
+    `the mock holds ${STORED_PAYMENTS} payments before the first row; the bare server answers a fixed JSON of the same size\n`,
   );
   const rows: string[][] = [];
   for (const target of targets) {
+    const warmUp = [await measure(bare.url, target, WARM_UP_SECONDS), await measure(mock.url, target, WARM_UP_SECONDS)];
+    const base: Measured[] = [];
+    const got: Measured[] = [];
     // Bare right before the mock, so that both see the machine in the same state.
-    const base = await measure(bare.url, target);
-    const got = await measure(mock.url, target);
-    if (got.failures.length > 0 || base.failures.length > 0) failed = true;
+    for (let round = 0; round < ROUNDS; round++) {
+      base.push(await measure(bare.url, target));
+      got.push(await measure(mock.url, target));
+    }
+    if ([...warmUp, ...base, ...got].some((m) => m.failures.length > 0)) failed = true;
+    const p99 = { mock: median(got.map((m) => m.p99)), bare: median(base.map((m) => m.p99)) };
     rows.push([
       target.name,
-      `${got.rps.toFixed(0)} / ${base.rps.toFixed(0)}`,
-      (got.rps / base.rps).toFixed(2),
-      `${got.p99} / ${base.p99}`,
-      (got.p99 / Math.max(base.p99, 1)).toFixed(1),
-      String(got.total),
-      got.failures.join(', ') || 'none',
+      `${median(got.map((m) => m.rps)).toFixed(0)} / ${median(base.map((m) => m.rps)).toFixed(0)}`,
+      median(got.map((m, i) => m.rps / base[i]!.rps)).toFixed(2),
+      `${p99.mock} / ${p99.bare}`,
+      (p99.mock / Math.max(p99.bare, 1)).toFixed(1),
+      String(got.reduce((sum, m) => sum + m.total, 0)),
+      [...new Set([warmUp[1]!, ...got].flatMap((m) => m.failures))].join(', ') || 'none',
     ]);
   }
   table(['endpoint', 'req/s mock / bare', 'req/s ratio', 'p99 ms mock / bare', 'p99 ratio', 'requests', 'unanswered or failed'], rows);
@@ -138,6 +152,11 @@ try {
 if (failed) {
   console.error('\nFAILED: some requests were not answered with a 2xx.');
   process.exitCode = 1;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function table(head: string[], rows: string[][]) {
