@@ -15,7 +15,7 @@ type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capi
 type EventProp<K extends keyof RampEventMap> = `on${Camel<K>}`;
 
 /** One listener prop per event the element dispatches, the event typed. */
-export type RampWidgetEventProps = { [K in keyof RampEventMap as EventProp<K>]?: (event: RampEvent<K>) => void };
+export type RampWidgetReactEventProps = { [K in keyof RampEventMap as EventProp<K>]?: (event: RampEvent<K>) => void };
 
 // Typed against the event map: an event added there fails the type-check until it has its prop here.
 const events = {
@@ -44,9 +44,9 @@ type ElementProp =
   | 'getStatus';
 
 /** `<RampWidget>`'s props: the element's properties, a listener per event, and the usual HTML attributes. */
-export type RampWidgetReactProps = Omit<HTMLAttributes<RampWidgetElement>, ElementProp | keyof RampWidgetEventProps> &
+export type RampWidgetReactProps = Omit<HTMLAttributes<RampWidgetElement>, ElementProp | keyof RampWidgetReactEventProps> &
   Partial<Pick<RampWidgetElement, ElementProp>> &
-  RampWidgetEventProps;
+  RampWidgetReactEventProps;
 
 // @lit/react sets a prop as a property when the element class's prototype has it, as the
 // property accessors are; the two callbacks are instance fields, so they go on a prototype here.
