@@ -27,11 +27,9 @@ let phones = 0;
 /** A local phone number, different for every call. */
 export const newPhone = () => `024${String(1_000_000 + ++phones).slice(-7)}`;
 
-/** Verifies a new phone through the SDK with the code the mock sent to it. */
+/** A new phone through the merchant's ramp KYC (the mock's fixture: initiate, the code sent to it, verify). */
 export async function verifiedPhone(env: MockEnv, ramp: Ramp): Promise<string> {
-  const phone = newPhone();
-  const { kyc_id } = await ramp.client.kyc.initiate({ first_name: 'Kwame', last_name: 'Mensah', phone, provider_name: 'MTN' });
-  await ramp.client.kyc.verify({ kyc_id, otp_code: env.backend.control.rails.otp(phone).code });
+  const { phone } = await env.backend.control.fixtures.verifiedPhone({ secret_key: ramp.secretKey }, { phone: newPhone() });
   return phone;
 }
 
