@@ -6,7 +6,10 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AnchorClient } from '../src/anchor/index.js';
 import { ApiError, CheckoutClient, RampClient, type Logger } from '../src/index.js';
+import { customerInput } from './helpers/clients.js';
+import { startStandalone } from './helpers/mock.js';
 import { json, startTestServer, type TestServer } from './helpers/http-server.js';
 
 const alnum = (n: number) => randomBytes(n).toString('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, n);
@@ -150,5 +153,27 @@ describe('levels and the default', () => {
     const before = server.requests.length;
     expect(() => new CheckoutClient({ baseUrl: server.url, logLevel: 'verbose' as never })).toThrow(/logLevel: must be one of off, error, warn, info, debug/);
     expect(server.requests.length).toBe(before);
+  });
+});
+
+describe('the anchor client', () => {
+  it('logs its SEP-10, SEP-12 and SEP-38 requests with the options it was given, never the signed challenge or the token', async () => {
+    const env = await startStandalone({ seed: 12 });
+    try {
+      const { logger, lines } = capture();
+      const signer = Keypair.random();
+      const anchor = new AnchorClient({ anchorUrl: `${env.origin}/anchor`, signer, logger, logLevel: 'debug', now: () => env.backend.clock.now() });
+      await anchor.customers.put(customerInput());
+      await anchor.quotes.info();
+      for (const path of ['/anchor/auth', '/anchor/customer', '/anchor/sep38/info']) {
+        expect(lines.some((line) => line.message.includes(`${env.origin}${path}`)), path).toBe(true);
+      }
+      const token = await anchor.authenticate();
+      const logged = text(lines);
+      expect(logged).not.toContain(token);
+      expect(logged).not.toContain(signer.secret());
+    } finally {
+      await env.close();
+    }
   });
 });

@@ -121,8 +121,8 @@ export class AnchorClient {
     if (typeof signer !== 'function' && signer.publicKey() !== this.account) {
       throw new SikarampError('`account` must be the Keypair’s own public key');
     }
-    const { anchorUrl, maxRetries, timeout, fetch, defaultHeaders, hooks } = options;
-    this.#transport = { maxRetries, timeout, fetch, defaultHeaders, hooks };
+    const { anchorUrl, maxRetries, timeout, fetch, defaultHeaders, hooks, logger, logLevel } = options;
+    this.#transport = { maxRetries, timeout, fetch, defaultHeaders, hooks, logger, logLevel };
     const auth: Authenticator = {
       headers: async (s) => ({ authorization: `Bearer ${await this.authenticate(s)}` }),
       refresh: async (s) => void (await this.#tokens.renew(s)),
