@@ -5,7 +5,6 @@
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { ApiError, ValidationError, type WaitClock } from '@sikaramp/sdk';
-import { MemoryTransactionOwners } from '@sikaramp/sdk/handlers';
 import type { Config } from './config.ts';
 import type { ShopDb } from './db.ts';
 import type { Feed } from './feed.ts';
@@ -32,12 +31,12 @@ export interface AppDeps {
 
 export function createApp({ config, db, feed, widgetFiles, waitClock }: AppDeps): Express {
   const app = express();
-  // Interactive transactions this backend started, and for which customer.
-  const owners = new MemoryTransactionOwners();
+  // Interactive transactions this shop started, and for which customer: in the SQLite file or Redis (db.ts), so that any process answers.
+  const owners = db.transactionOwners;
 
   app.use(webhookRoutes({ config, db, feed }));
   app.use(sameOrigin(config));
-  app.use(widgetRoutes({ config, owners, clock: waitClock }));
+  app.use(widgetRoutes({ config, owners, tokenStore: db.tokenStore, clock: waitClock }));
   app.use(checkoutRoutes({ config, db }));
   app.use(rampOrderRoutes({ config, feed, clock: waitClock }));
   if (config.mockUrl) app.use(testModeRoutes({ config, owners }));

@@ -2,15 +2,22 @@
  * The shop's own records in SQLite (`node:sqlite`, built into Node): orders, what was shipped,
  * and every webhook event already handled. Fulfilment claims the event id and ships in ONE
  * transaction, so a redelivered event, two deliveries at once, or a restart between them can
- * never ship twice. The webhook handlers keep the keys of the events they handled in a table
- * of the same file (`SqliteDedupeStore`), so a restart forgets none; with REDIS_URL, in Redis
- * (`RedisDedupeStore`), shared by every process of the shop on every host.
+ * never ship twice.
+ *
+ * It is also the one place that picks where the SDK keeps the state the shop's processes must
+ * share. Without REDIS_URL: the handled webhook keys (`SqliteDedupeStore`) and which customer
+ * started which widget transaction (`SqliteTransactionOwners`) in tables of the same file, so a
+ * restart forgets neither and the processes of one host share them; the anchor's SEP-10 token
+ * in each process's memory. With REDIS_URL, all three in Redis (`@sikaramp/sdk/redis`), shared
+ * by every process of the shop on every host.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fromNodeRedis, RedisDedupeStore } from '@sikaramp/sdk/redis';
+import type { TokenStore } from '@sikaramp/sdk';
+import { SqliteTransactionOwners, type TransactionOwners } from '@sikaramp/sdk/handlers';
+import { fromNodeRedis, RedisDedupeStore, RedisTokenCache, RedisTransactionOwners } from '@sikaramp/sdk/redis';
 import type { DedupeStore } from '@sikaramp/sdk/webhooks';
 import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';
 import { createClient } from 'redis';
@@ -62,6 +69,10 @@ export interface ShopDb {
    * transaction (`fulfil`).
    */
   webhookStore: DedupeStore;
+  /** Which customer started which widget transaction: `status-url` answers only that customer, on any process. */
+  transactionOwners: TransactionOwners;
+  /** Where the anchor's SEP-10 token is cached: Redis with REDIS_URL (one sign-in per token lifetime for all processes), else undefined (each process's memory). */
+  tokenStore: TokenStore | undefined;
   /** Shipments of an order: one per fulfilment; more than one would be a double delivery. */
   shipments(orderId: number): number;
   close(): void;
@@ -116,6 +127,8 @@ export function openShopDb(path: string, now: () => Date = () => new Date(), red
 
   const getOrder = (token: string) => selectOrder.get(token) as Order | undefined;
   const at = () => now().toISOString();
+  const clock = () => now().getTime();
+  const shared = redis && fromNodeRedis(redis);
 
   return {
     createOrder: ({ amount, currency, description }) => insertOrder.get(randomUUID(), amount, currency, description, at()) as unknown as Order,
@@ -147,8 +160,10 @@ export function openShopDb(path: string, now: () => Date = () => new Date(), red
         throw error;
       }
     },
-    // With REDIS_URL, every process (src/cluster.ts, other hosts) shares the handled keys in Redis.
-    webhookStore: redis ? new RedisDedupeStore(fromNodeRedis(redis)) : new SqliteDedupeStore(db, { now: () => now().getTime() }),
+    // With REDIS_URL, every process (src/cluster.ts, other hosts) shares these in Redis.
+    webhookStore: shared ? new RedisDedupeStore(shared) : new SqliteDedupeStore(db, { now: clock }),
+    transactionOwners: shared ? new RedisTransactionOwners(shared) : new SqliteTransactionOwners(db, { now: clock }),
+    tokenStore: shared && new RedisTokenCache(shared, { now: clock }),
     shipments: (orderId) => (countShipments.get(orderId) as { n: number }).n,
     close: () => {
       db.close();

@@ -60,7 +60,9 @@ beforeAll(async () => {
   // The port answers once a worker listens; wait until every worker has said it listens.
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline && !(await fetch(`${config.publicUrl}/`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
-  if (!output.includes('4 processes, webhook keys in Redis')) throw new Error(`the shop did not start:\n${output}`);
+  if (!output.includes(`4 processes on port ${port}; webhook keys, transaction owners and the anchor token in Redis`)) {
+    throw new Error(`the shop did not start:\n${output}`);
+  }
   const checkout = new CheckoutClient({ baseUrl: config.checkoutBaseUrl, apiKey: config.checkoutApiKey });
   const created = await checkout.payments.create({
     amount: 10_000,

@@ -5,7 +5,7 @@
  * id and the customer's own transaction.
  */
 import { Router } from 'express';
-import { WidgetClient, type WaitClock } from '@sikaramp/sdk';
+import { WidgetClient, type TokenStore, type WaitClock } from '@sikaramp/sdk';
 import { AnchorClient } from '@sikaramp/sdk/anchor';
 import { createRampHandlers, type TransactionOwners } from '@sikaramp/sdk/handlers';
 import { toExpress } from '@sikaramp/sdk/handlers/express';
@@ -15,16 +15,19 @@ export interface WidgetRoutesDeps {
   config: Config;
   /** Which customer started which transaction: `status` answers only that customer. */
   owners: TransactionOwners;
+  /** Where the anchor's SEP-10 token is cached, shared by the shop's processes (Redis). Default: this process's memory. */
+  tokenStore?: TokenStore;
   /** The anchor's clock for SEP-10 time bounds and token expiry. Default real time; tests pass the mock's. */
   clock?: WaitClock;
 }
 
-export function widgetRoutes({ config, owners, clock }: WidgetRoutesDeps): Router {
+export function widgetRoutes({ config, owners, tokenStore, clock }: WidgetRoutesDeps): Router {
   const widget = new WidgetClient({ baseUrl: config.baseUrl, secretKey: config.secretKey, publicKey: config.publicKey });
   // This backend's own Stellar account signs in to the anchor (SEP-10); the client keeps the
-  // token for its 15 minutes and signs in again after. The merchant fields the handler sends
-  // make each transaction this shop's, for this customer.
-  const anchor = new AnchorClient({ anchorUrl: config.anchorUrl, signer: config.stellarAccount, now: clock && (() => clock.now()) });
+  // token for its 15 minutes and signs in again after. In `tokenStore` (Redis), one process
+  // signs in and every other process of the shop uses its token. The merchant fields the
+  // handler sends make each transaction this shop's, for this customer.
+  const anchor = new AnchorClient({ anchorUrl: config.anchorUrl, signer: config.stellarAccount, tokenStore, now: clock && (() => clock.now()) });
   const ramp = createRampHandlers({
     widget,
     anchor,
