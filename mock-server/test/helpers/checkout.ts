@@ -1,10 +1,12 @@
 /**
- * Helpers of the checkout tests: keys and payments through the public routes and `/_mock/`
- * control, and a real webhook receiver on 127.0.0.1 that keeps each raw body.
+ * Helpers of the checkout tests: keys through the kit's control client, payments through the
+ * public routes, and a real webhook receiver on 127.0.0.1 that keeps each raw body.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createControlClient, type ControlClient } from '../../src/client.js';
+import type { CheckoutKeyParams } from '../../src/control/checkout.js';
 import { call, type MockEnv } from './env.js';
 
 export const PAYMENTS = '/api/v1/developer/payments';
@@ -26,11 +28,10 @@ export interface KeyInfo {
   organization_id: string | null;
 }
 
-export async function createKey(env: MockEnv, params: Record<string, unknown> = {}): Promise<KeyInfo> {
-  const res = await call<KeyInfo>(env, 'POST', '/_mock/checkout/keys', { body: params });
-  if (res.status !== 201) throw new Error(`control /checkout/keys answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+/** The kit's control client at the env's origin: over HTTP standalone, through msw in-process. */
+export const controlOf = (env: MockEnv): ControlClient => createControlClient({ baseUrl: env.origin });
+
+export const createKey = (env: MockEnv, params: CheckoutKeyParams = {}): Promise<KeyInfo> => controlOf(env).checkout.createKey(params);
 
 export const auth = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
 
@@ -51,8 +52,8 @@ export async function subscribe(env: MockEnv, key: string, url: string) {
   return res.body.data as { id: string; url: string; secret: string };
 }
 
-/** Waits until every webhook attempt under way has settled (the control route settles first). */
-export const settleWebhooks = (env: MockEnv) => call(env, 'GET', '/_mock/webhooks');
+/** Waits until every webhook attempt under way has settled. */
+export const settleWebhooks = (env: MockEnv) => controlOf(env).webhooks.settle();
 
 export interface Received {
   headers: IncomingHttpHeaders;
