@@ -3,8 +3,6 @@
  * public routes, and a real webhook receiver on 127.0.0.1 that keeps each raw body.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createControlClient, type ControlClient } from '../../src/client.js';
 import type { CheckoutKeyParams } from '../../src/control/checkout.js';
 import { call, type MockEnv } from './env.js';
@@ -55,42 +53,8 @@ export async function subscribe(env: MockEnv, key: string, url: string) {
 /** Waits until every webhook attempt under way has settled. */
 export const settleWebhooks = (env: MockEnv) => controlOf(env).webhooks.settle();
 
-export interface Received {
-  headers: IncomingHttpHeaders;
-  /** The raw body, exactly as sent. */
-  body: string;
-}
-
-export interface Receiver {
-  url: string;
-  received: Received[];
-  /** Status answered to the next deliveries. Default 200. */
-  status: number;
-  close(): Promise<void>;
-}
-
-/** A merchant's webhook endpoint: a real node:http server on 127.0.0.1, port 0. */
-export async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { url: '', received: [], status: 200, close: async () => {} };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(receiver.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  // Idempotent, so that a test may close it early (a refused connection) and cleanup still runs.
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      if (!server.listening) return resolve();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  return receiver;
-}
+/** The merchant's endpoint of the other suites: records each raw body, answers `status` (default 200). */
+export { startReceiver, type Received, type Receiver } from './receiver.js';
 
 /** `v1=` + hex HMAC-SHA256 of `<timestamp>.<raw body>`, computed here with node:crypto, independently of the mock. */
 export function expectedSignature(secret: string, timestamp: string, rawBody: string): string {
