@@ -24,7 +24,7 @@ if (cluster.isPrimary) {
   const each = process.env.CLUSTER_PORTS === 'each';
   if (!each && (process.env.CLUSTER_PORTS ?? 'shared') !== 'shared') throw new Error('CLUSTER_PORTS must be shared (the default) or each.');
   // Every worker signs in to the anchor as one account (config.ts makes a new one per process
-  // without SIKARAMP_STELLAR_SECRET): the anchor shows a transaction only to the account that
+  // without SIKARAMP_STELLAR_SECRET): the anchor shows a transaction to the SEP-10 account that
   // started it, and the shared token is that account's. And all answer for one PUBLIC_URL.
   const shared = { SIKARAMP_STELLAR_SECRET: config.stellarAccount.secret(), PUBLIC_URL: config.publicUrl };
   /** Which slot (port offset) each worker fills, so that a replacement takes its port. */
