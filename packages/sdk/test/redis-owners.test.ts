@@ -15,7 +15,7 @@ import { createRampHandlers } from '../src/handlers/index.js';
 import { fromIoredis, fromNodeRedis, RedisStoreError, RedisTokenCache, RedisTransactionOwners, type RedisScriptRunner } from '../src/redis/index.js';
 import { customerInput, newWidget } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
-import { startRedis, type RedisServer } from './helpers/redis.js';
+import { freePort, startRedis, type RedisServer } from './helpers/redis.js';
 
 let redis: RedisServer;
 const closers: (() => Promise<unknown>)[] = [];
@@ -87,6 +87,26 @@ describe.each([
     expect(await owners.get(tx)).toBe('cus_ama');
     await sleep(1_100);
     expect(await owners.get(tx)).toBeUndefined();
+  });
+});
+
+describe('RedisTransactionOwners with no Redis listening', () => {
+  it('rejects with RedisStoreError: failed from a client that does not queue, timeout from one that does', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const refusing = new Redis(url, { enableOfflineQueue: false, retryStrategy: () => 50 });
+    const queueing = new Redis(url, { retryStrategy: () => 50, maxRetriesPerRequest: null });
+    for (const client of [refusing, queueing]) {
+      client.on('error', () => undefined);
+      closers.push(async () => client.disconnect());
+    }
+    const failed = await new RedisTransactionOwners(fromIoredis(refusing)).get('tx').catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RedisStoreError);
+    expect((failed as RedisStoreError).reason).toBe('failed');
+    const started = Date.now();
+    const late = await new RedisTransactionOwners(fromIoredis(queueing), { timeoutMs: 200 }).set('tx', 'cus_ama').catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(RedisStoreError);
+    expect((late as RedisStoreError).reason).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
 
