@@ -14,7 +14,8 @@ const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 3
 const types = (shop: ShopPage) => shop.events.map((e) => e.type);
 
 /**
- * Calls `open()` as a page would and keeps how its promise settled on `window.opened`:
+ * Calls `open()` as a page would (Playwright's evaluate counts as a click: a popup opens) and
+ * keeps how its promise settled on `window.opened`:
  * `{ value }` or `{ error: { name, code, message, transaction } }`.
  */
 const open = (page: Page) =>
@@ -27,8 +28,9 @@ const open = (page: Page) =>
   });
 const opened = (page: Page) => page.evaluate(() => (window as any).opened);
 
+/** The transaction id the widget opened, once the interactive page shows it (its first status came). */
 async function openedId(shop: ShopPage): Promise<string> {
-  await eventually(() => types(shop)).toContain('ramp-open');
+  await eventually(() => types(shop)).toContain('ramp-status');
   return shop.events.find((e) => e.type === 'ramp-open')!.detail.id;
 }
 
@@ -74,7 +76,6 @@ describe('await widget.open()', () => {
     await eventually(() => types(shop)).toContain('ramp-ready');
     await open(shop.page);
     const id = await openedId(shop);
-    await eventually(() => shop.events.filter((e) => e.type === 'ramp-status')).toHaveLength(1);
     await shop.page.keyboard.press('Escape');
     await eventually(() => opened(shop.page)).toBeDefined();
     expect(await opened(shop.page)).toEqual({
@@ -83,6 +84,25 @@ describe('await widget.open()', () => {
     expect((await opened(shop.page)).error.transaction).toMatchObject({ id, status: 'incomplete' });
     // Closing is no ramp-error: the page's error handler is for failures.
     expect(types(shop)).not.toContain('ramp-error');
+    await shop.page.context().close();
+  });
+
+  it('stays pending when the browser blocks the popup, and resolves once Continue opened it and the transaction completed', async () => {
+    // open() called by the page's script, outside a click: Chromium blocks the popup.
+    const shop = await world.open({ flow: 'buy', mode: 'popup', amount: '90', destination: stellarAccountId() }, { autoOpen: true });
+    await eventually(() => types(shop)).toContain('ramp-error');
+    expect(shop.events.find((e) => e.type === 'ramp-error')!.detail.code).toBe('popup_blocked');
+    expect(await opened(shop.page)).toBeUndefined();
+
+    const popupOpened = shop.page.waitForEvent('popup');
+    await shop.page.locator('ramp-widget').locator('[part=continue]').click();
+    await popupOpened;
+    const id = await openedId(shop);
+    await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await world.control('POST', `/mobile-money/${id}/approve`);
+    await world.control('POST', '/clock/advance', { seconds: 120 });
+    await eventually(() => opened(shop.page)).toBeDefined();
+    expect(await opened(shop.page)).toEqual({ value: shop.events.find((e) => e.type === 'ramp-complete')!.detail });
     await shop.page.context().close();
   });
 

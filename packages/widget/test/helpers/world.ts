@@ -105,7 +105,11 @@ for (const type of ${JSON.stringify(EVENTS)}) {
   });
 }
 await import('/widget/ramp-widget.js');
-if (${query.has('autoopen')}) document.querySelector('ramp-widget').open();
+// Opened outside a click (the browser blocks a popup then); how open()'s promise settled goes to window.opened.
+if (${query.has('autoopen')}) document.querySelector('ramp-widget').open().then(
+  (value) => (window.opened = { value }),
+  ({ name, code, message, transaction }) => (window.opened = { error: { name, code, message, transaction } }),
+);
 </script>
 </body></html>`;
 }
