@@ -1,24 +1,25 @@
 /**
  * A buy end to end, as a Playwright test would run it, here with playwright-core inside vitest:
- * the standalone mock on a free port (what Playwright's globalSetup starts), a shop's site on
- * 127.0.0.1 whose "Buy USDC" opens the interactive flow, and headless Chromium (Debian's
- * package). The test plays the customer's phone through the control client only, as a test in
- * another process would: it reads the one-time code sent by SMS and approves the Mobile Money
- * prompt, then moves the mock's clock and sees the page report the USDC delivered.
- * docs/guides/testing-with-the-mock.md ("End to end in a browser") shows this file.
+ * the standalone mock on a free port, started by Playwright's globalSetup (./global-setup.ts),
+ * a shop's site on 127.0.0.1 whose "Buy USDC" opens the interactive flow, and headless
+ * Chromium (Debian's package). The test plays the customer's phone through the control client
+ * only, as a test in another process would: it reads the one-time code sent by SMS and
+ * approves the Mobile Money prompt, then moves the mock's clock and sees the page report the
+ * USDC delivered. docs/guides/testing-with-the-mock.md ("A buy end to end") shows this file.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { createControlClient, type ControlClient } from '@sikaramp/mock-server/client';
 import { WidgetClient } from '@sikaramp/sdk';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import globalSetup from './global-setup.ts';
 
 const WALLET = 'GBXEIQBGM3ECPAZDP3AK2ETT6ZEJIOK6KBITRD6GETEVNLAGTP627FQ7';
 const WAIT = { timeout: 30_000 };
 
-let mock: MockServer;
+let teardown: () => Promise<void>;
+let mockUrl: string;
 let control: ControlClient;
 let shop: { origin: string; server: Server; started: string[] };
 let browser: Browser;
@@ -50,12 +51,13 @@ async function startShop(baseUrl: string, merchant: { secret_key: string; public
 }
 
 beforeAll(async () => {
-  // Playwright's globalSetup would start this and hand `mock.url` to the tests.
-  mock = await startMockServer({ port: 0, clock: 'manual' });
-  control = createControlClient({ baseUrl: mock.url });
+  // Playwright runs the globalSetup once before all tests; the tests know only the URL.
+  teardown = await globalSetup();
+  mockUrl = process.env.SIKARAMP_MOCK_URL!;
+  control = createControlClient({ baseUrl: mockUrl });
   const merchant = await control.fixtures.merchant();
   const customer = await control.fixtures.customer(merchant);
-  shop = await startShop(mock.url, merchant, customer.id);
+  shop = await startShop(mockUrl, merchant, customer.id);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -66,7 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => shop?.server.close(resolve));
-  await mock?.close();
+  await teardown?.();
 });
 
 it('buys USDC: the code from the virtual phone, the prompt approved, the page reports the USDC delivered', { timeout: 60_000 }, async () => {
@@ -75,7 +77,7 @@ it('buys USDC: the code from the virtual phone, the prompt approved, the page re
   await page.goto(shop.origin);
   await page.getByRole('button', { name: 'Buy USDC' }).click();
   await page.getByRole('heading', { name: 'Buy USDC' }).waitFor();
-  expect(page.url().startsWith(`${mock.url}/interactive`)).toBe(true);
+  expect(page.url().startsWith(`${mockUrl}/interactive`)).toBe(true);
 
   // The customer's phone: the page sends a code by SMS, the test reads it off the virtual phone.
   await page.getByLabel('MTN MoMo').check();
