@@ -25,8 +25,8 @@ export default defineConfig({
   // required peer @types/react into every install, React or not.
   noExternal: ['@stellar/freighter-api', '@lit/react'],
   // dist/custom-elements.json, from the source by the standard analyzer (custom-elements-manifest.config.mjs),
-  // with every build: so the manifest the package ships never lags the element. And React's JSX
-  // types, written by hand (they need React's types to compile, which the widget does not have).
+  // with every build: so the manifest the package ships never lags the element. And dist/jsx-react.d.ts,
+  // an augmentation of React's JSX and nothing else, written as a .d.ts (it has no entry to build).
   onSuccess: async () => {
     const cem = createRequire(import.meta.url).resolve('@custom-elements-manifest/analyzer/cem.js');
     execFileSync(process.execPath, [cem, 'analyze', '--quiet', '--config', 'custom-elements-manifest.config.mjs'], { stdio: 'inherit' });

@@ -28,4 +28,8 @@ describe('types', () => {
   it('types <ramp-widget> in JSX: attributes, callbacks, and a typed listener per event (onramp-…)', () => {
     expect(compile('test/fixtures/jsx.tsx', ['--jsx', 'preserve'])).toBe('');
   });
+
+  it("puts them in React 19's JSX with dist/jsx-react.d.ts, against the real @types/react", () => {
+    expect(compile('test/fixtures/jsx-react.tsx', ['--jsx', 'react-jsx'])).toBe('');
+  });
 });

@@ -29,7 +29,9 @@ function mtime(path: string): number {
   }
 }
 
-const fresh = () => mtime(DIST_ENTRY) >= Math.max(...SOURCES.map((s) => mtime(join(PACKAGE_DIR, s))));
+/** What the build writes last (tsup's onSuccess): present and newer than every source. */
+const OUTPUTS = [DIST_ENTRY, join(PACKAGE_DIR, 'dist/custom-elements.json'), join(PACKAGE_DIR, 'dist/jsx-react.d.ts')];
+const fresh = () => Math.min(...OUTPUTS.map(mtime)) >= Math.max(...SOURCES.map((s) => mtime(join(PACKAGE_DIR, s))));
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
