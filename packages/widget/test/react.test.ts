@@ -46,7 +46,7 @@ describe('@sikaramp/widget/react, rendered by React 19 in Chromium', () => {
     const { id, mode } = value('open');
     expect(mode).toBe('iframe');
     expect(world.sessionRequests.find((r) => r.destination === destination)).toMatchObject({ flow: 'buy', amount: 200, lang: 'fr' });
-    await completeBuy(world, id);
+    await completeBuy(world, page, id);
     await eventually(() => names()).toContain('resolved');
     expect(value('complete')).toMatchObject({ id, status: 'completed', amount_in: '200.00' });
     expect(value('resolved')).toEqual(value('complete'));
