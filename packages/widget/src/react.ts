@@ -1,3 +1,6 @@
+// A client component for React Server Components (Next.js App Router): its hooks and listeners run in the browser.
+'use client';
+
 /**
  * @sikaramp/widget/react: `<ramp-widget>` as a React component, made by @lit/react's
  * `createComponent`. Its properties are props, each event an `onRamp…` prop with the event typed,
