@@ -16,6 +16,10 @@ const alias = [
   { find: /^@sikaramp\/mock-server\/client$/, replacement: fileURLToPath(new URL('./mock-server/src/client.ts', import.meta.url)) },
 ];
 
+// With SIKARAMP_CONTRACT_DIR set, every answer the mock gives is recorded there, for
+// mock-server/scripts/openapi-check.ts to validate against the OpenAPI document.
+const setupFiles = process.env.SIKARAMP_CONTRACT_DIR ? [fileURLToPath(new URL('./mock-server/test/openapi-recorder.ts', import.meta.url))] : [];
+
 // One run for the whole workspace; each package is a project with its own tests.
 export default defineConfig({
   test: {
@@ -24,11 +28,11 @@ export default defineConfig({
     // slow machine from failing them, while each wait inside still has its own bound.
     // A package joins the run once it has tests.
     projects: [
-      { test: { name: 'mock-server', root: './mock-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
-      { resolve: { alias }, test: { name: 'sdk', root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
-      { resolve: { alias }, test: { name: 'widget', root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 90_000 } },
-      { resolve: { alias }, test: { name: 'examples', root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 90_000 } },
-      { resolve: { alias }, test: { name: 'docs', root: './docs', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'mock-server', setupFiles, root: './mock-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'sdk', setupFiles, root: './packages/sdk', include: ['test/**/*.test.ts'], testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'widget', setupFiles, root: './packages/widget', include: ['test/**/*.test.ts'], testTimeout: 90_000 } },
+      { resolve: { alias }, test: { name: 'examples', setupFiles, root: './examples', include: ['*/test/**/*.test.ts'], testTimeout: 90_000 } },
+      { resolve: { alias }, test: { name: 'docs', setupFiles, root: './docs', include: ['test/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'packaging', root: '.', include: ['test/packaging/**/*.test.ts'], testTimeout: 60_000 } },
     ].filter((project) => existsSync(new URL(`${project.test.root}/${project.test.name === 'examples' ? '' : 'test'}`, import.meta.url))),
     passWithNoTests: false,
