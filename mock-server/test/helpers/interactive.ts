@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { upsertCustomer } from '../../src/customers.js';
 import { createApiKey, createMerchant } from '../../src/merchants.js';
 import type { CustomerRecord, MerchantRecord } from '../../src/store.js';
+import { controlOf } from './checkout.js';
 import { call, type MockEnv } from './env.js';
 
 export interface Shop {
@@ -105,22 +106,18 @@ export async function getTransaction(env: MockEnv, token: string, id: string) {
  * widget backend: at the anchor it takes a session's merchant fields to read it, which these
  * tests have no need to open.
  */
-export async function viewTransaction(env: MockEnv, id: string) {
-  const res = await call(env, 'GET', `/_mock/transactions/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.transaction;
+// `any`: the suites read the fields of a deposit or a withdrawal without narrowing the union first.
+export async function viewTransaction(env: MockEnv, id: string): Promise<any> {
+  return (await controlOf(env).anchor.transaction(id)).transaction;
 }
 
-/** Finishes the form through the control API (OTP included). */
-export async function completeForm(env: MockEnv, id: string, body: Record<string, unknown> = {}) {
-  const res = await call(env, 'POST', `/_mock/transactions/${id}/complete-interactive`, {
-    body: { provider: 'mtn', phone: PHONE, ...body },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.transaction;
+/** Finishes the form through the control API (OTP included), as the kit's control client does. */
+export async function completeForm(env: MockEnv, id: string, body: { amount?: number; destination_address?: string; phone?: string; provider?: string } = {}): Promise<any> {
+  return controlOf(env).anchor.completeInteractive(id, { provider: 'mtn', phone: PHONE, ...body });
 }
 
-export const advance = (env: MockEnv, seconds: number) => call(env, 'POST', '/_mock/clock/advance', { body: { seconds } });
+/** Moves the mock's clock through the kit's control client, running what falls due. */
+export const advance = (env: MockEnv, seconds: number) => controlOf(env).clock.advance(seconds);
 
 /** SEP-24 transaction statuses (SEP-24, "Transaction Object"). */
 export const SEP24_STATUSES = [
