@@ -19,9 +19,14 @@ export const asciiBody = (response: Response) => asciiBodies.get(response);
 export function json(body: object, init: { status?: number; headers?: Record<string, string> } = {}) {
   const text = JSON.stringify(body);
   const ascii = ASCII.test(text);
-  const headers = new Headers(init.headers);
-  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  if (!headers.has('content-length')) headers.set('content-length', String(ascii ? text.length : encoder.encode(text).byteLength));
+  const length = String(ascii ? text.length : encoder.encode(text).byteLength);
+  let headers: HeadersInit = { 'content-type': 'application/json', 'content-length': length };
+  if (init.headers) {
+    // The caller's headers win, whatever their case, as they do with msw.
+    headers = new Headers(init.headers);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    if (!headers.has('content-length')) headers.set('content-length', length);
+  }
   const response = new HttpResponse(text, { status: init.status, headers });
   if (ascii) asciiBodies.set(response, text);
   return response;
