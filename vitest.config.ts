@@ -17,13 +17,15 @@ const alias = [
 ];
 
 // With SIKARAMP_CONTRACT_DIR set, every answer the mock gives is recorded there, for
-// mock-server/scripts/openapi-check.ts to validate against the OpenAPI document.
-const setupFiles = process.env.SIKARAMP_CONTRACT_DIR ? [fileURLToPath(new URL('./mock-server/test/openapi-recorder.ts', import.meta.url))] : [];
+// mock-server/scripts/openapi-check.ts to validate against the OpenAPI document once all have run.
+const contract = process.env.SIKARAMP_CONTRACT_DIR !== undefined;
+const setupFiles = contract ? [fileURLToPath(new URL('./mock-server/test/openapi-recorder.ts', import.meta.url))] : [];
 
 // One run for the whole workspace; each package is a project with its own tests.
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    globalSetup: contract ? ['./mock-server/test/openapi-global-setup.ts'] : [],
     // Browser and process tests share two cores with everything else: generous limits keep a
     // slow machine from failing them, while each wait inside still has its own bound.
     // A package joins the run once it has tests.
