@@ -215,9 +215,11 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
     return send(res, errorResponse(backend.context, 'envelope', tooLarge), cors);
   }
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const name of Object.keys(req.headers)) {
+    const value = req.headers[name];
     if (value === undefined || name.toLowerCase() === CLIENT_IP_HEADER) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    if (typeof value === 'string') headers.append(name, value);
+    else for (const v of value) headers.append(name, v);
   }
   headers.set(CLIENT_IP_HEADER, (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
   const request = new Request(url, {
