@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/merchants.js';
 import { transactionView } from '../src/transactions.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
-import { createShop, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
+import { advance, completeForm, createShop, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
 
 const WAIT = { timeout: 30_000 };
 
@@ -257,6 +257,110 @@ describe('interactive page in Chromium', () => {
     const back = page.getByRole('link', { name: `Back to ${shop.merchant.name}` });
     await back.waitFor(WAIT);
     expect(await back.getAttribute('href')).toBe(`${embedder.origin}/back?from=ramp&transaction_id=${id}&status=completed`);
+    await page.close();
+  });
+
+  it('shows the status of a buy whose form was finished before the page loaded, and reports each status after it', { timeout: 60_000 }, async () => {
+    const { key } = await createApiKey(env.backend.context, shop.merchant, { key_type: 'public', domains: [embedder.origin] });
+    const wallet = Keypair.random().publicKey();
+    const { url, id } = await startDeposit(env, shop, { api_key: key, fiat_amount: 100, destination_address: wallet });
+    // The test (or the dashboard) finishes the form before the widget's iframe has loaded the page.
+    await completeForm(env, id);
+
+    const page = await context.newPage();
+    const served = page.waitForResponse((res) => res.url().startsWith(url));
+    await page.goto(`${embedder.origin}/embed?src=${encodeURIComponent(url)}`);
+    expect((await served).status()).toBe(200);
+    const frame = page.frames().find((f) => f.url().startsWith(url))!;
+    await frame.getByRole('heading', { name: 'Approve the prompt on your phone' }).waitFor(WAIT);
+    expect(await frame.locator('#progress-text').textContent()).toBe(
+      'We sent a payment prompt for 100.00 GHS to +233201234567 (MTN MoMo). Approve it to pay.',
+    );
+    expect(await frame.locator('#form').isHidden()).toBe(true);
+    expect(await frame.locator('#status').textContent()).toBe('Approve the payment prompt on your phone.');
+    await expect.poll(async () => (await messagesOf(page)).map((m) => m.data.transaction.status), WAIT).toEqual(['pending_user_transfer_start']);
+
+    expect((await call(env, 'POST', `/_mock/mobile-money/${id}/approve`)).status).toBe(200);
+    await advance(env, 10);
+    await expect.poll(() => frame.locator('#status').textContent(), WAIT).toBe('Done. Your USDC is in your wallet.');
+    const messages = await messagesOf(page);
+    expect(messages.map((m) => m.data.transaction.status)).toEqual(['pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed']);
+    for (const m of messages) expect(m).toMatchObject({ origin: env.origin, data: { transaction: { id, kind: 'deposit' } } });
+    expect(messages.at(-1)!.data.transaction).toEqual(transactionView(env.backend.context, env.backend.store.anchor.transactions.get(id)!));
+    await page.close();
+  });
+
+  it('shows a sell finished elsewhere: the address and memo, the status to the end, the final status when opened again; refused 30 minutes after its start', { timeout: 60_000 }, async () => {
+    shop.merchant.widget_config.redirect_url = `${embedder.origin}/back?from=ramp`;
+    const { url, id } = await startWithdraw(env, shop, { onchain_amount: 20 });
+    await completeForm(env, id, { provider: 'telecel' });
+    const tx = env.backend.store.anchor.transactions.get(id)!;
+
+    const page = await context.newPage();
+    expect((await page.goto(url))?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Send your USDC' }).waitFor(WAIT);
+    expect(await page.locator('#send-address').textContent()).toBe(tx.withdraw_anchor_account);
+    expect(await page.locator('#send-memo').textContent()).toBe(tx.withdraw_memo);
+    expect(await page.locator('#status').textContent()).toBe('Waiting for your USDC.');
+    expect(await page.locator('#form').isHidden()).toBe(true);
+
+    await call(env, 'POST', '/_mock/stellar/payments', {
+      body: { from: Keypair.random().publicKey(), to: tx.withdraw_anchor_account, amount: '20.00', asset_code: 'USDC', memo: tx.withdraw_memo },
+    });
+    await advance(env, 10);
+    await expect.poll(() => page.locator('#status').textContent(), WAIT).toBe('Done. The cedis are in your Mobile Money wallet.');
+    const back = `${embedder.origin}/back?from=ramp&transaction_id=${id}&status=completed`;
+    expect(await page.getByRole('link', { name: `Back to ${shop.merchant.name}` }).getAttribute('href')).toBe(back);
+
+    // Opened again once it is over: the final status and the way back, nothing to fill in.
+    const again = await context.newPage();
+    expect((await again.goto(url))?.status()).toBe(200);
+    await expect.poll(() => again.locator('#status').textContent(), WAIT).toBe('Done. The cedis are in your Mobile Money wallet.');
+    expect(await again.getByRole('link', { name: `Back to ${shop.merchant.name}` }).getAttribute('href')).toBe(back);
+    expect(await again.locator('#form').isHidden()).toBe(true);
+    expect(await again.locator('#progress').isHidden()).toBe(true);
+
+    // The link lasts as long as the form would have: 30 minutes from the start.
+    await advance(env, 30 * 60);
+    const late = await context.newPage();
+    expect((await late.goto(url))?.status()).toBe(404);
+    expect(await late.getByRole('heading', { level: 1 }).textContent()).toBe('This link cannot be used');
+    await Promise.all([page.close(), again.close(), late.close()]);
+  });
+
+  it('keeps polling, backing off, when a poll fails (an answer it cannot read, the network down), and reports every status after', { timeout: 60_000 }, async () => {
+    const { key } = await createApiKey(env.backend.context, shop.merchant, { key_type: 'public', domains: [embedder.origin] });
+    const { url, id } = await startDeposit(env, shop, { api_key: key, fiat_amount: 100, destination_address: Keypair.random().publicKey() });
+    const page = await context.newPage();
+    // Every poll the page makes, with when it was made; the second answers what a restarting
+    // mock's proxy might (200, but no history), the third finds nobody listening.
+    const polls: number[] = [];
+    await page.route(`${env.backend.urls.interactive}/api/transaction?**`, (route) => {
+      polls.push(Date.now());
+      if (polls.length === 2) return route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":null}' });
+      if (polls.length === 3) return route.abort('connectionrefused');
+      return route.continue();
+    });
+    await page.goto(`${embedder.origin}/embed?src=${encodeURIComponent(url)}`);
+    await expect.poll(async () => (await messagesOf(page)).length, WAIT).toBe(1);
+    await completeForm(env, id);
+    await expect.poll(() => polls.length, WAIT).toBeGreaterThanOrEqual(5);
+    const gaps = polls.slice(1, 5).map((t, i) => t - polls[i]!);
+    // About 1 s between polls; 2 s after the first failure, 4 s after the second; 1 s again once one worked.
+    expect(gaps[0]).toBeLessThan(1_900);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1_900);
+    expect(gaps[2]).toBeGreaterThanOrEqual(3_900);
+    expect(gaps[3]).toBeLessThan(1_900);
+
+    expect((await call(env, 'POST', `/_mock/mobile-money/${id}/approve`)).status).toBe(200);
+    await advance(env, 10);
+    await expect.poll(async () => (await messagesOf(page)).map((m) => m.data.transaction.status), WAIT).toEqual([
+      'incomplete',
+      'pending_user_transfer_start',
+      'pending_anchor',
+      'pending_stellar',
+      'completed',
+    ]);
     await page.close();
   });
 

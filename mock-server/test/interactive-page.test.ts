@@ -97,6 +97,25 @@ describe.each(MODES)('interactive page, %s', (_name, start) => {
       }
     });
 
+    it('opens the status, not the form, of a transaction whose form was finished before it, for 30 minutes from its start', async () => {
+      const { url, id } = await startDeposit(env, shop, { fiat_amount: 100, destination_address: wallet });
+      await completeForm(env, id);
+      const page = await openPage(url);
+      expect(page.status).toBe(200);
+      expect(page.config.transaction).toMatchObject({ id, status: 'pending_user_transfer_start', amount_in: '100.00' });
+      expect(page.config.finished).toEqual({ provider: 'mtn', phone: PHONE });
+      expect(page.html).toContain('<form id="form" novalidate hidden>');
+      expect(page.html).toContain('<p id="status" role="status" aria-live="polite">Approve the payment prompt on your phone.</p>');
+      // Its page token follows the transaction like that of a page opened before.
+      expect((await step(page, 'GET', 'transaction')).body.data.transaction.status).toBe('pending_user_transfer_start');
+      await advance(env, 30 * 60 - 1);
+      expect((await openPage(url)).status).toBe(200);
+      await advance(env, 1);
+      const late = await openPage(url);
+      expect(late.status).toBe(404);
+      expect(late.config).toBeUndefined();
+    });
+
     it('speaks the language of the request, the lang query parameter first, English otherwise', async () => {
       const fr = await openPage((await startDeposit(env, shop, { lang: 'fr' })).url);
       expect(fr.html).toMatch(/<html lang="fr">/);

@@ -87,7 +87,8 @@ export function checkCompletion(ctx: MockContext, tx: TransactionRecord, input: 
  * else an earlier verification), the customer's KYC, the amount against the limits, fixes
  * the price, and moves `incomplete` -> `pending_user_transfer_start`. A deposit then sends
  * the Mobile Money prompt; a withdrawal shows `withdraw_anchor_account` and `withdraw_memo`.
- * A merchant's transaction gets its `ord_` order here. The token is used from now on.
+ * A merchant's transaction gets its `ord_` order here. The token is used from now on: it
+ * opens the status, no longer the form.
  *
  * Refusals change nothing: 409 INVALID_STATE (not `incomplete`), 400 VALIDATION_ERROR
  * (provider, phone, amount, address), 403 KYC_NOT_APPROVED, 422 AMOUNT_OUT_OF_RANGE,
@@ -112,7 +113,7 @@ export async function completeInteractive(
   tx.provider = provider;
   tx.phone = phone;
   tx.destination_address = destination;
-  if (tx.token_hash) ctx.store.anchor.tokens.delete(tx.token_hash);
+  // The link stays known (its hash): from now on it opens the status, never the form (handlers/interactive).
   tx.token_hash = null;
   recordOrder(ctx, tx);
 

@@ -40,8 +40,9 @@ export interface CreateTransactionInput {
 
 /**
  * Starts an interactive transaction in `incomplete` and returns it with the page's URL
- * (`{interactive_url}?token=…`). The token is single-use: it stops working once the form is
- * finished or the transaction expires (30 minutes of clock time). Throws 422
+ * (`{interactive_url}?token=…`). The token opens the form until it is finished or the
+ * transaction expires (30 minutes of clock time); after a finished form, the status
+ * (handlers/interactive). Throws 422
  * AMOUNT_OUT_OF_RANGE for an amount outside the limits.
  */
 export async function createTransaction(

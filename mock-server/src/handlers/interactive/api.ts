@@ -1,8 +1,8 @@
 /**
  * The interactive page's JSON API under `{interactive_url}/api`, one call per step of the
  * form. Every call carries `Authorization: Bearer <page token>`: a JWT the page gets when its
- * single-use link is opened, naming the transaction. It outlives the link (which stops
- * working once the form is finished) so that the page can keep showing the status.
+ * link is opened, naming the transaction. It outlives the link (which works 30 minutes) so
+ * that the page can keep showing the status.
  *
  *   POST /api/otp       {phone}                      sends a code to the phone
  *   POST /api/verify    {phone, code}                checks the code

@@ -6,15 +6,18 @@
  *   {interactive_url}/api/…                             the form's steps (./api.ts)
  * A merchant's transaction is confirmed at the widget backend's POST /api/v1/widget/orders
  * with the request's public key and session; a direct client's through ./api.ts.
- * An unknown, used or expired token gets an error page (404) in place of the form.
+ * A link works for 30 minutes from the transaction's start (the form's window): the form while
+ * it is unfinished, then the status; an unknown or older link, or one whose form expired, gets
+ * an error page (404).
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockContext } from '../../context.js';
+import { sha256Hex } from '../../crypto.js';
 import { route } from '../../http/respond.js';
 import { guaranteedRate } from '../../quotes.js';
 import type { MerchantRecord } from '../../store.js';
 import type { TransactionRecord } from '../../state/anchor.js';
-import { findTransaction, findTransactionByToken } from '../../transactions/create.js';
+import { findTransaction, findTransactionByToken, INCOMPLETE_TTL_SECONDS } from '../../transactions/create.js';
 import { transactionView } from '../../transactions/view.js';
 import { apiHandlers, issuePageToken } from './api.js';
 import { amountRange } from './limits.js';
@@ -85,6 +88,7 @@ async function pageModel(ctx: MockContext, tx: TransactionRecord, request: Reque
     targetOrigin: targetOrigin(allowed, { query: query.get('origin'), referer: request.headers.get('referer') }),
     redirectUrl: merchant?.widget_config.redirect_url ?? null,
     pollMs: POLL_MS,
+    finished: tx.status !== 'incomplete' && tx.provider && tx.phone ? { provider: tx.provider, phone: tx.phone } : null,
     order: orderCredentials(ctx, tx),
     guaranteed,
     frameAncestors: frameAncestors(allowed),
@@ -107,6 +111,20 @@ function orderCredentials(ctx: MockContext, tx: TransactionRecord): PageModel['o
   };
 }
 
+/**
+ * The transaction a link opens: while its form waits, as for the form; once the form was
+ * finished (on this page or another, the dashboard, the control API), still, so that a page
+ * loaded late shows the status and reports it. For the form's 30 minutes from the start, as
+ * a short-lived link should; a form that expired unfinished forgot its link.
+ */
+async function openLink(ctx: MockContext, token: string): Promise<TransactionRecord | undefined> {
+  const unfinished = await findTransactionByToken(ctx, token);
+  if (unfinished || !token) return unfinished;
+  const id = ctx.store.anchor.tokens.get(await sha256Hex(token));
+  const tx = id ? findTransaction(ctx, id) : undefined;
+  return tx && ctx.clock.now() < tx.started_at + INCOMPLETE_TTL_SECONDS * 1000 ? tx : undefined;
+}
+
 /** Styles of the pages that belong to no merchant: the default theme. */
 const PLAIN_CSS = themeVariables(undefined) + PAGE_CSS;
 
@@ -117,7 +135,7 @@ export function interactivePageHandlers(ctx: MockContext): HttpHandler[] {
       base,
       route(ctx, 'envelope', async ({ request }) => {
         const query = new URL(request.url).searchParams;
-        const tx = await findTransactionByToken(ctx, query.get('token') ?? '');
+        const tx = await openLink(ctx, query.get('token') ?? '');
         if (!tx) {
           const lang = pickLang(query.get('lang'));
           return html(404, renderLinkErrorPage(lang, PLAIN_CSS), PLAIN_CSS);

@@ -37,6 +37,11 @@ export interface PageModel {
   redirectUrl: string | null;
   /** How often the page asks for the status, milliseconds of real time. */
   pollMs: number;
+  /**
+   * The form's answers when it was finished before the page loaded (elsewhere, or in another
+   * window): the page shows the status instead of the form. Null while the form waits.
+   */
+  finished: { provider: string; phone: string } | null;
   /** A merchant's transaction: where and with what the page confirms the order (null: through its own API). */
   order: { url: string; api_key: string; session_id: string; session_token: string } | null;
   /** The SEP-38 quote's rate (GHS per USDC) and its expiry, when the transaction has one. */

@@ -94,7 +94,7 @@ ${model.merchant !== null && html`<p class="muted">${format(t.merchant, { mercha
 ${model.testMode && html`<p class="banner">${t.test_mode}</p>`}
 <noscript><p class="error">${t.noscript}</p></noscript>
 <p>${deposit ? t.intro_deposit : t.intro_withdrawal}</p>
-<form id="form" novalidate>
+<form id="form" novalidate${model.finished !== null && html` hidden`}>
 <fieldset>
 <legend>${t.provider_legend}</legend>
 <div class="choices">
@@ -144,7 +144,7 @@ ${copyRow('memo', t.send_memo, t.copy_memo)}
 </section>
 <section class="status" aria-labelledby="status-heading">
 <h2 id="status-heading">${t.status_heading}</h2>
-<p id="status" role="status" aria-live="polite">${t.status_incomplete}</p>
+<p id="status" role="status" aria-live="polite">${statusText(t, kind, model.transaction as { status: string; message?: string | null })}</p>
 </section>
 <p id="back" hidden><a id="back-link" class="button secondary" href="#">${format(t.back, { merchant })}</a></p>
 <p class="muted">${format(t.transaction_id, { id: model.transaction.id })}</p>

@@ -90,7 +90,7 @@ const en = {
   back: 'Back to {merchant}',
 
   link_title: 'This link cannot be used',
-  link_text: 'It is not valid, or it was already used or has expired: each link works once, for 30 minutes. Go back to {merchant} to start again.',
+  link_text: 'It is not valid, or it has expired: each link works for 30 minutes. Go back to {merchant} to start again.',
   unknown_title: 'Transaction not found',
   unknown_text: 'Check that you opened the whole link.',
   noscript: 'This page needs JavaScript. Turn it on, then reload the page.',
@@ -186,7 +186,7 @@ const fr: Strings = {
   back: 'Retour à {merchant}',
 
   link_title: 'Ce lien ne peut pas être utilisé',
-  link_text: 'Il n’est pas valide, ou il a déjà servi ou a expiré : chaque lien sert une fois, pendant 30 minutes. Retournez chez {merchant} pour recommencer.',
+  link_text: 'Il n’est pas valide, ou il a expiré : chaque lien sert pendant 30 minutes. Retournez chez {merchant} pour recommencer.',
   unknown_title: 'Transaction introuvable',
   unknown_text: 'Vérifiez que vous avez ouvert le lien en entier.',
   noscript: 'Cette page a besoin de JavaScript. Activez-le, puis rechargez la page.',

@@ -17,8 +17,8 @@ async function answer<T>(res: Response, networkError: string): Promise<ApiResult
   return { ok: false, error: json?.error || { code: 'INTERNAL_ERROR', message: networkError } };
 }
 
-/** One call of the page's API, with the interactive token. */
-export async function api<T>(config: PageConfig, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+/** One call of the page's API, with the interactive token; given up (a network error) after `timeoutMs` when set. */
+export async function api<T>(config: PageConfig, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { authorization: 'Bearer ' + config.token };
   if (body) headers['content-type'] = 'application/json';
   try {
@@ -28,6 +28,7 @@ export async function api<T>(config: PageConfig, method: string, path: string, b
       body: body ? JSON.stringify(body) : undefined,
       cache: 'no-store',
       credentials: 'omit',
+      signal: timeoutMs === undefined ? null : AbortSignal.timeout(timeoutMs),
     });
     return await answer<T>(res, config.strings.error_network);
   } catch {

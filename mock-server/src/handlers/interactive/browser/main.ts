@@ -59,6 +59,11 @@ const seen = new Set<string>();
 let quote: Quote | null = null;
 let quoteSeq = 0;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
+/** Polls in a row that failed: each doubles the wait before the next, up to MAX_POLL_WAIT_MS. */
+let pollFailures = 0;
+const MAX_POLL_WAIT_MS = 30_000;
+/** A poll not answered by then failed (a connection left hanging by a server going away). */
+const POLL_TIMEOUT_MS = 10_000;
 let debounce: ReturnType<typeof setTimeout> | undefined;
 
 // --- the embedding page ------------------------------------------------------------------
@@ -236,7 +241,9 @@ form.addEventListener('submit', async (event) => {
   setBusy(button, false);
   button.textContent = deposit ? t.confirm_deposit : t.confirm_withdrawal;
   if (!res.ok) return showError(res.error, 'form');
-  showProgress(res.data.transaction, q.data);
+  form.hidden = true;
+  showProgress(res.data.transaction, q.data.amount_in.amount, codeSentTo!, provider()!);
+  $('progress-heading').focus();
   update(res.data.transaction);
 });
 
@@ -257,13 +264,14 @@ async function confirm(q: Quote): Promise<ApiResult<{ transaction: Transaction }
     : api(config, 'POST', 'complete', body);
 }
 
-function showProgress(transaction: Transaction, q: QuoteView) {
-  form.hidden = true;
+/** What to do next: approve the prompt (a buy), or send the USDC (a sell). `amountIn` in GHS for a buy. */
+function showProgress(transaction: Transaction, amountIn: string | number, phone: string, providerId: string) {
   $('progress').hidden = false;
   if (deposit) {
-    const label = form.querySelector('input[name=provider]:checked')!.parentElement!.textContent!.trim();
+    const choice = inputsOf('provider').find((input) => input.value === providerId);
+    const label = choice?.parentElement?.textContent?.trim() || providerId;
     $('progress-heading').textContent = t.approve_heading;
-    $('progress-text').textContent = format(t.approve_text, { amount: money(q.amount_in.amount), phone: codeSentTo!, provider: label });
+    $('progress-text').textContent = format(t.approve_text, { amount: money(amountIn), phone, provider: label });
   } else {
     $('progress-heading').textContent = t.send_heading;
     $('progress-text').textContent = format(t.send_text, { amount: String(transaction.amount_in) });
@@ -271,7 +279,6 @@ function showProgress(transaction: Transaction, q: QuoteView) {
     $('send-memo').textContent = transaction.withdraw_memo || '';
     $('send-details').hidden = false;
   }
-  $('progress-heading').focus();
 }
 
 // A copy button copies its data-copy element's text, else selects it for the customer to copy.
@@ -330,15 +337,29 @@ function finish() {
 
 // Statuses can pass between two polls (the anchor sends the USDC 2 s after the cedis arrive):
 // the API returns each status since the one last seen, so that every one is reported.
+// A poll that fails (the network, a server restarting, an answer of another shape) never
+// ends the polling, which goes on, less often, until a final status.
 async function poll() {
-  const res = await api<{ history: Transaction[] }>(config, 'GET', 'transaction?since=' + encodeURIComponent(tx.status));
-  if (res.ok) for (const each of res.data.history) update(each);
-  if (!TERMINAL.includes(tx.status)) pollTimer = setTimeout(poll, config.pollMs);
+  let answered = false;
+  try {
+    const res = await api<{ history: Transaction[] }>(config, 'GET', 'transaction?since=' + encodeURIComponent(tx.status), undefined, POLL_TIMEOUT_MS);
+    if (res.ok) for (const each of res.data.history) update(each);
+    answered = res.ok;
+  } catch {
+    // Counted as a failure below.
+  }
+  pollFailures = answered ? 0 : pollFailures + 1;
+  if (!TERMINAL.includes(tx.status)) pollTimer = setTimeout(poll, Math.min(config.pollMs * 2 ** pollFailures, MAX_POLL_WAIT_MS));
 }
 
 seen.add(tx.status);
 $('status').textContent = statusText(tx);
+// A form finished before the page loaded (elsewhere, or in another window): the status view.
+if (config.finished) {
+  form.hidden = true;
+  if (tx.status === 'pending_user_transfer_start') showProgress(tx, tx.amount_in ?? 0, config.finished.phone, config.finished.provider);
+}
 report(config.targetOrigin, tx);
 if (TERMINAL.includes(tx.status)) finish();
 else pollTimer = setTimeout(poll, config.pollMs);
-if (!amountInput) void refreshQuote();
+if (!amountInput && !config.finished) void refreshQuote();
