@@ -364,6 +364,36 @@ describe('interactive page in Chromium', () => {
     await page.close();
   });
 
+  it('waits at most 30 s between polls, however many fail in a row', { timeout: 60_000 }, async () => {
+    const { url } = await startDeposit(env, shop);
+    const page = await context.newPage();
+    // The browser's clock is Playwright's to move; each poll notes when it went out, and finds nobody listening.
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const times: number[] = ((window as any).pollTimes = []);
+      const fetch = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        if (String(input).includes('/api/transaction')) times.push(Date.now());
+        return fetch(input, init);
+      };
+    });
+    await page.route(`${env.backend.urls.interactive}/api/transaction?**`, (route) => route.abort('connectionrefused'));
+    await page.goto(url);
+    const pollTimes = () => page.evaluate(() => (window as any).pollTimes as number[]);
+    // A second at a time, letting each failed poll come back before time moves on.
+    while ((await pollTimes()).length < 8) {
+      await page.clock.runFor(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const times = await pollTimes();
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // Each wait doubles after a failure (a poll may take up to the second it was sent in), up to 30 s.
+    const waits = [2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000];
+    gaps.forEach((gap, i) => expect(gap, `gap ${i}: ${gaps.join(', ')}`).toBeGreaterThanOrEqual(waits[i]!));
+    gaps.forEach((gap, i) => expect(gap, `gap ${i}: ${gaps.join(', ')}`).toBeLessThanOrEqual(waits[i]! + 1_000));
+    await page.close();
+  });
+
   it('shows an error page with a 404 for a link that does not exist', async () => {
     const page = await context.newPage();
     const res = await page.goto(`${env.backend.urls.interactive}?token=${'0'.repeat(48)}`);
