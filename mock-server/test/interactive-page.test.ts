@@ -104,6 +104,7 @@ describe.each(MODES)('interactive page, %s', (_name, start) => {
       expect(page.status).toBe(200);
       expect(page.config.transaction).toMatchObject({ id, status: 'pending_user_transfer_start', amount_in: '100.00' });
       expect(page.config.finished).toEqual({ provider: 'mtn', phone: PHONE });
+      expect(page.config.order).toBeNull();
       expect(page.html).toContain('<form id="form" novalidate hidden>');
       expect(page.html).toContain('<p id="status" role="status" aria-live="polite">Approve the payment prompt on your phone.</p>');
       // Its page token follows the transaction like that of a page opened before.

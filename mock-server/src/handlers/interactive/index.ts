@@ -89,7 +89,8 @@ async function pageModel(ctx: MockContext, tx: TransactionRecord, request: Reque
     redirectUrl: merchant?.widget_config.redirect_url ?? null,
     pollMs: POLL_MS,
     finished: tx.status !== 'incomplete' && tx.provider && tx.phone ? { provider: tx.provider, phone: tx.phone } : null,
-    order: orderCredentials(ctx, tx),
+    // A finished form is not confirmed again: its page gets no session to confirm with.
+    order: tx.status === 'incomplete' ? orderCredentials(ctx, tx) : null,
     guaranteed,
     frameAncestors: frameAncestors(allowed),
   };
