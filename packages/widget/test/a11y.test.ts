@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from './helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, useWorld, type World } from './helpers/world.js';
 
 // axe-core as the mock server's tests load it (a devDependency there; the widget has none of its own).
 const AXE_SOURCE = readFileSync(
@@ -17,14 +17,8 @@ const AXE_SOURCE = readFileSync(
 );
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-});
+useWorld((w) => (world = w));
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 
 /** axe-core's violations within the element (its shadow tree included), as `rule: targets`. */
 async function violations(page: Page): Promise<string[]> {

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stellarAccountId, startWorld, type World } from './helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, stellarAccountId, useWorld, type World } from './helpers/world.js';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-});
+useWorld((w) => (world = w));
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 
 /**
  * A page of the shop's origin with no widget on it yet: the test writes the element, then loads

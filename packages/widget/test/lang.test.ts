@@ -1,16 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from './helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, useWorld, type World } from './helpers/world.js';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-});
+useWorld((w) => (world = w));
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 
 /** Every text of the widget a customer can see or hear, as it is now. */
 const texts = (page: Page) =>

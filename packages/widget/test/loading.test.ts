@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from './helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, useWorld, type World } from './helpers/world.js';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-});
+useWorld((w) => (world = w));
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 
 describe('<ramp-widget> while the session endpoint answers', () => {
   it('shows the button busy, announces it, keeps focus on it, and sends one session request for two clicks', async () => {

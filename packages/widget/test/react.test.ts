@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleApp, completeBuy, openApp } from './fixtures/frameworks/page.js';
-import { stellarAccountId, startWorld, type World } from './helpers/world.js';
+import { eventually, startWorld, stellarAccountId, type World } from './helpers/world.js';
 
 let world: World;
 let app: string;
@@ -11,7 +11,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 
 describe('@sikaramp/widget/react, rendered by React 19 in Chromium', () => {
   it('sets props as properties, calls the typed onRamp… callbacks, follows a re-render, and its ref opens the flow', async () => {

@@ -5,18 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stellarAccountId, startWorld, type ShopPage, type World } from './helpers/world.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, type ShopPage, stellarAccountId, useWorld, type World } from './helpers/world.js';
 
 let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await world?.close();
-});
+useWorld((w) => (world = w));
 
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 50 });
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 const statuses = (events: { type: string; detail: any }[]) =>
   events.filter((e) => e.type === 'ramp-status').map((e) => e.detail.transaction.status);

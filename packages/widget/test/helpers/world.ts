@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 // The SDK from source: the widget does not depend on it, the merchant backend of these tests does.
 import { AnchorClient } from '../../../sdk/src/anchor/index.js';
 import { WidgetClient } from '../../../sdk/src/index.js';
@@ -290,3 +290,18 @@ export async function startWorld(): Promise<World> {
 }
 
 export { stellarAccountId };
+
+/** Starts one world for the test file, before its first test, and closes it after the last: `useWorld((w) => (world = w))`. */
+export function useWorld(set: (world: World) => void): void {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await startWorld();
+    set(world);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+}
+
+/** Polls `fn` until its assertion passes, for as long as a flow in the browser may take. */
+export const eventually = <T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> => expect.poll(fn, { timeout: 30_000, interval: 50 });
