@@ -2,23 +2,18 @@
  * The interactive page's script, sent inline (the page loads nothing else, so it works
  * offline); bundled by mock-server/scripts/browser-scripts.ts. It reads its settings from the
  * `#ramp-config` JSON element that ../page.ts writes, calls the page's API (../index.ts) with
- * the token (and confirms a merchant's order at the widget backend), and reports every status
- * it sees to the page that opened or frames it (./embedder.ts).
+ * the token (and confirms a merchant's order at the widget backend); ./status.ts follows the
+ * transaction's status and reports each one to the page that opened or frames it.
  * Timers here are the browser's own: this code runs in the customer's page, not in the mock.
  */
 import type { PageConfig } from '../model.js';
 import { format } from '../strings.js';
 import { api, createOrder, type ApiError, type ApiResult } from './api.js';
-import { closeOnEscape, embedder, report } from './embedder.js';
+import { $ } from './dom.js';
+import { closeOnEscape } from './embedder.js';
 import { normalizePhone, parseAmount, PHONE, STELLAR_ADDRESS } from './input.js';
+import { followStatus, type Transaction } from './status.js';
 
-/** The SEP-24 transaction object, with the fields the page reads. */
-type Transaction = PageConfig['transaction'] & {
-  message?: string | null;
-  amount_in?: string | null;
-  withdraw_anchor_account?: string | null;
-  withdraw_memo?: string | null;
-};
 interface Money {
   amount: string | number;
   currency: string;
@@ -36,38 +31,22 @@ interface Quote {
   data: QuoteView;
 }
 
-/** An element the page always has. */
-function $<E extends HTMLElement = HTMLElement>(id: string): E {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`#${id} is missing`);
-  return element as E;
-}
-
 const config = JSON.parse($('ramp-config').textContent ?? '') as PageConfig;
 const t = config.strings;
 const form = $<HTMLFormElement>('form');
 const deposit = config.kind === 'deposit';
-const TERMINAL = ['completed', 'expired', 'error'];
 const numbers = new Intl.NumberFormat(config.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const percents = new Intl.NumberFormat(config.lang, { style: 'percent', maximumFractionDigits: 2 });
 const money = (n: string | number) => numbers.format(Number(n));
 
-let tx = config.transaction as Transaction;
 let codeSentTo: string | null = null;
 let verifiedPhone: string | null = null;
-const seen = new Set<string>();
 let quote: Quote | null = null;
 let quoteSeq = 0;
-let pollTimer: ReturnType<typeof setTimeout> | undefined;
-/** Polls in a row that failed: each doubles the wait before the next, up to MAX_POLL_WAIT_MS. */
-let pollFailures = 0;
-const MAX_POLL_WAIT_MS = 30_000;
-/** A poll not answered by then failed (a connection left hanging by a server going away). */
-const POLL_TIMEOUT_MS = 10_000;
 let debounce: ReturnType<typeof setTimeout> | undefined;
 
 // --- the embedding page ------------------------------------------------------------------
-closeOnEscape(config.targetOrigin, () => tx.id);
+closeOnEscape(config.targetOrigin, () => config.transaction.id);
 
 // --- fields and their errors -------------------------------------------------------------
 const inputsOf = (name: string): HTMLInputElement[] =>
@@ -244,7 +223,7 @@ form.addEventListener('submit', async (event) => {
   form.hidden = true;
   showProgress(res.data.transaction, q.data.amount_in.amount, codeSentTo!, provider()!);
   $('progress-heading').focus();
-  update(res.data.transaction);
+  status.update(res.data.transaction);
 });
 
 const idempotencyKey = crypto.randomUUID();
@@ -260,7 +239,7 @@ async function confirm(q: Quote): Promise<ApiResult<{ transaction: Transaction }
   if (amountInput) body.amount = q.amount;
   if (destinationInput) body.destination_address = destinationInput.value.trim().toUpperCase();
   return config.order
-    ? createOrder(config, config.order, idempotencyKey, { transaction_id: tx.id, ...body })
+    ? createOrder(config, config.order, idempotencyKey, { transaction_id: config.transaction.id, ...body })
     : api(config, 'POST', 'complete', body);
 }
 
@@ -301,65 +280,11 @@ for (const button of document.querySelectorAll<HTMLElement>('[data-copy]')) {
 }
 
 // --- status --------------------------------------------------------------------------------
-function statusText(transaction: Transaction): string {
-  const status = transaction.status;
-  if (status === 'error') {
-    return transaction.message ? format(t.status_error_message, { message: transaction.message }) : t.status_error;
-  }
-  const texts = t as unknown as Record<string, string | undefined>;
-  return texts['status_' + status + '_' + config.kind] || texts['status_' + status] || status;
-}
-
-/** Takes the newest transaction object; a status not seen before is shown and reported. */
-function update(next: Transaction) {
-  if (seen.has(next.status)) {
-    if (next.status === tx.status) tx = next;
-    return;
-  }
-  seen.add(next.status);
-  tx = next;
-  $('status').textContent = statusText(tx);
-  report(config.targetOrigin, tx);
-  if (TERMINAL.includes(tx.status)) finish();
-}
-
-function finish() {
-  clearTimeout(pollTimer);
-  form.hidden = true;
-  if (!embedder() && config.redirectUrl) {
-    const url = new URL(config.redirectUrl);
-    url.searchParams.set('transaction_id', tx.id);
-    url.searchParams.set('status', tx.status);
-    $<HTMLAnchorElement>('back-link').href = url.href;
-    $('back').hidden = false;
-  }
-}
-
-// Statuses can pass between two polls (the anchor sends the USDC 2 s after the cedis arrive):
-// the API returns each status since the one last seen, so that every one is reported.
-// A poll that fails (the network, a server restarting, an answer of another shape) never
-// ends the polling, which goes on, less often, until a final status.
-async function poll() {
-  let answered = false;
-  try {
-    const res = await api<{ history: Transaction[] }>(config, 'GET', 'transaction?since=' + encodeURIComponent(tx.status), undefined, POLL_TIMEOUT_MS);
-    if (res.ok) for (const each of res.data.history) update(each);
-    answered = res.ok;
-  } catch {
-    // Counted as a failure below.
-  }
-  pollFailures = answered ? 0 : pollFailures + 1;
-  if (!TERMINAL.includes(tx.status)) pollTimer = setTimeout(poll, Math.min(config.pollMs * 2 ** pollFailures, MAX_POLL_WAIT_MS));
-}
-
-seen.add(tx.status);
-$('status').textContent = statusText(tx);
 // A form finished before the page loaded (elsewhere, or in another window): the status view.
 if (config.finished) {
+  const tx = config.transaction as Transaction;
   form.hidden = true;
   if (tx.status === 'pending_user_transfer_start') showProgress(tx, tx.amount_in ?? 0, config.finished.phone, config.finished.provider);
 }
-report(config.targetOrigin, tx);
-if (TERMINAL.includes(tx.status)) finish();
-else pollTimer = setTimeout(poll, config.pollMs);
+const status = followStatus(config);
 if (!amountInput && !config.finished) void refreshQuote();
