@@ -77,10 +77,18 @@ export async function checkAnswers(dir: string) {
       }
       const [mediaType] = Object.keys(response.content);
       if (!answer.contentType.startsWith(mediaType!)) {
-        note(`${answer.contentType}, documented ${mediaType}`);
+        note(`media type ${answer.contentType || 'none'}, documented ${mediaType}`);
         continue;
       }
-      const body = mediaType === 'application/json' ? JSON.parse(answer.body) : answer.body;
+      let body: unknown = answer.body;
+      if (mediaType === 'application/json') {
+        try {
+          body = JSON.parse(answer.body);
+        } catch {
+          note(`body is not JSON (${answer.body.slice(0, 160)})`);
+          continue;
+        }
+      }
       const validate = ajv.getSchema(pointer('paths', path, answer.method.toLowerCase(), 'responses', String(answer.status), 'content', mediaType!, 'schema'))!;
       if (!validate(body)) note(ajv.errorsText(validate.errors, { dataVar: 'body' }));
     }

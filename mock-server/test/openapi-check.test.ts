@@ -1,7 +1,7 @@
 /**
  * The suite-wide contract check (scripts/openapi-check.ts), as the recorder hands it answers:
- * a real answer of the standalone mock validates, and a changed body or an undocumented status
- * is reported with its operation, status, first schema error and the test that got it.
+ * a real answer of the standalone mock validates, and a changed body, an undocumented status
+ * or media type is reported with its operation, status, first schema error and the test that got it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,15 +36,17 @@ describe('the recorded answers checked against the OpenAPI document', () => {
       { ...answer, body },
       { ...answer, test: 'b.test.ts > changed', body: JSON.stringify(changed) },
       { ...answer, test: 'c.test.ts > teapot', status: 418, body: '{}' },
+      { ...answer, test: 'd.test.ts > page', contentType: 'text/html', body: '' },
     ];
     writeFileSync(join(dir, 'answers-1.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
 
     const { validated, other, problems } = await checkAnswers(dir);
     expect(response.status).toBe(201);
-    expect({ validated, other }).toEqual({ validated: 3, other: 0 });
+    expect({ validated, other }).toEqual({ validated: 4, other: 0 });
     const report = describeProblems(problems).split('\n');
-    expect(report).toHaveLength(2);
+    expect(report).toHaveLength(3);
     expect(report[0]).toMatch(/^ {2}POST \/api\/v1\/merchant\/register \(\w+\) 201: body\/data\/id must be string \(1x, first in b\.test\.ts > changed: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/merchant\/register\)$/);
     expect(report[1]).toMatch(/^ {2}POST \/api\/v1\/merchant\/register \(\w+\) 418: status not documented \(\{\}\) \(1x, first in c\.test\.ts > teapot: /);
+    expect(report[2]).toMatch(/^ {2}POST \/api\/v1\/merchant\/register \(\w+\) 201: media type text\/html, documented application\/json \(1x, first in d\.test\.ts > page: /);
   });
 });
