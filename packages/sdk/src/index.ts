@@ -25,7 +25,7 @@ export {
 } from './core/errors.js';
 export type { ClientOptions, RequestOptions, IdempotentRequestOptions, Hooks, HookRequest, HookResponse } from './core/http.js';
 export type { Logger, LogLevel } from './core/log.js';
-export type { APIPromise, WithResponse } from './core/api-promise.js';
+export type { APIPromise, WithResponse, WithResponses } from './core/api-promise.js';
 export { CursorPage, PagePromise, type CursorPageBody } from './core/pagination.js';
 export { MemoryTokenStore, type TokenStore, type StoredToken } from './core/token-cache.js';
 export type { WaitOptions, WaitResult } from './core/poll.js';
