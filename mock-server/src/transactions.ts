@@ -5,7 +5,9 @@
  * control API. Statuses move only through the tables in machines/transaction.ts.
  *
  * The life of a transaction:
- *   - created `incomplete` with a single-use token for the page; expires after 30 minutes;
+ *   - created `incomplete`, `expired` if its form is not finished within 30 minutes; the
+ *     page's link (a token) opens the form until it is finished, then the transaction's
+ *     status, for 30 minutes from the start;
  *   - the customer finishes the form ({@link completeInteractive}): phone checked by OTP,
  *     amount within limits, price fixed, an `ord_` order recorded for the merchant;
  *   - deposit: a Mobile Money prompt; approved -> the anchor sends the USDC a few seconds

@@ -82,9 +82,10 @@ describe.each(MODES)('interactive page, %s', (_name, start) => {
       expect(page.html).not.toMatch(/<(link|img)\b|src=/);
     });
 
-    it('shows an error page, not the form, for an unknown, missing, used or expired token', async () => {
+    it('shows an error page, not the form, for an unknown or missing token and for a link 30 minutes after its start, its form finished or not', async () => {
       const unknown = await openPage(`${env.backend.urls.interactive}?token=${'ab'.repeat(24)}`);
       const missing = await openPage(env.backend.urls.interactive);
+      // A finished form's link shows the status (the next test) until then, not after.
       const used = await startDeposit(env, shop, { fiat_amount: 50, destination_address: wallet });
       await completeForm(env, used.id);
       const expired = await startDeposit(env, shop);
