@@ -13,6 +13,8 @@ export interface Hit {
   body: string;
   /** Held requests: how long the sender waited before giving up, ms of real time. */
   abandonedAfterMs?: number;
+  /** Held requests: when the sender gave up, as `performance.now()`. */
+  closedAt?: number;
 }
 
 /** What the endpoint does with the next requests: answer a status, drop the connection, or hold it open unanswered. */
@@ -42,7 +44,10 @@ export async function startHookEndpoint(): Promise<HookEndpoint> {
       if (behaviour === 'reset') return void req.socket.destroy();
       if (typeof behaviour === 'number') return void res.writeHead(behaviour).end();
       const since = performance.now();
-      res.on('close', () => (hit.abandonedAfterMs = performance.now() - since));
+      res.on('close', () => {
+        hit.closedAt = performance.now();
+        hit.abandonedAfterMs = hit.closedAt - since;
+      });
       endpoint.held.push(res);
     });
   });
