@@ -92,6 +92,36 @@ describe.each(MODES)('the merchant webhook endpoint failing, %s', (_name, start)
     expect(hooks.hits).toHaveLength(1);
   });
 
+  it('retries an order webhook whose endpoint drops the connection on its schedule, which a manual redelivery in between leaves as it was', async () => {
+    const s = await shop(env, hooks.url);
+    hooks.behaviour = 'reset';
+    await approvedBuy(env, s);
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: 7 } });
+    let [delivery] = await orderDeliveries(env);
+    const first = Date.parse(delivery.attempts[0].at);
+    expect(delivery.attempts).toMatchObject([{ manual: false, error: expect.any(String) }]);
+    expect(Date.parse(delivery.next_attempt_at) - first).toBe(RETRY_SCHEDULE_SECONDS[1] * 1000);
+    const redelivered = await call(env, 'POST', `/_mock/webhooks/${delivery.id}/redeliver`);
+    expect(redelivered.status).toBe(200);
+    [delivery] = await orderDeliveries(env);
+    expect(delivery.attempts).toMatchObject([{ manual: false }, { manual: true, error: expect.any(String) }]);
+    expect(Date.parse(delivery.next_attempt_at) - first).toBe(RETRY_SCHEDULE_SECONDS[1] * 1000);
+    // The second scheduled attempt comes at 10 s and the third 1 min after it, as if nobody had redelivered.
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: RETRY_SCHEDULE_SECONDS[1] - 1 } });
+    expect((await orderDeliveries(env))[0].attempts).toHaveLength(2);
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: 1 } });
+    [delivery] = await orderDeliveries(env);
+    expect(delivery).toMatchObject({ state: 'pending', attempts: [{}, {}, { manual: false, error: expect.any(String) }] });
+    expect(Date.parse(delivery.next_attempt_at) - Date.parse(delivery.attempts[2].at)).toBe(RETRY_SCHEDULE_SECONDS[2] * 1000);
+    hooks.behaviour = 200;
+    await call(env, 'POST', '/_mock/clock/advance', { body: { seconds: RETRY_SCHEDULE_SECONDS[2] } });
+    [delivery] = await orderDeliveries(env);
+    expect(delivery).toMatchObject({ state: 'delivered', next_attempt_at: null });
+    expect(delivery.attempts.map((a: any) => a.status ?? 'dropped')).toEqual(['dropped', 'dropped', 'dropped', 200]);
+    expect(hooks.hits.map((h) => h.body)).toEqual(Array(4).fill(delivery.body));
+    for (const hit of hooks.hits) expect(orderSignatureValid(hit, [SECRET])).toBe(true);
+  });
+
   it('retries a ramp payment webhook answered 500, then 200, with the same body and a fresh signature', async () => {
     const s = await shop(env, hooks.url);
     env.backend.control.merchants.enableRamp(s.merchant.id);
