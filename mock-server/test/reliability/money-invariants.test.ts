@@ -180,7 +180,7 @@ class Coverage {
  * miss one of the rarer outcomes now and then; a generator that cannot reach it misses it in 100
  * runs too. Returns what a coverage failure says: the runs and their seeds (`fc.assert(p, { seed, numRuns: 25 })` replays a round).
  */
-async function assertCovering(property: fc.IAsyncProperty<any>, coverage: Coverage): Promise<string> {
+async function assertCovering<T>(property: fc.IAsyncProperty<T>, coverage: Coverage): Promise<string> {
   const seeds: number[] = [];
   do {
     const seed = (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0;
