@@ -4,8 +4,15 @@
  * an Error whose message says why; the element reports it.
  */
 import type { RampSession, RampSessionRequest, RampTransaction, RampWidgetConfig } from './events.js';
-import type { RampWidget } from './ramp-widget.js';
 import type { Strings } from './strings.js';
+
+/** Where the element's sessions and statuses come from (its properties): a function of the page's, or a URL of your backend. */
+export interface BackendSource {
+  sessionUrl?: string;
+  statusUrl?: string;
+  getSession?: (request: RampSessionRequest) => Promise<RampSession>;
+  getStatus?: (id: string) => Promise<RampTransaction>;
+}
 
 async function json(url: string, init?: RequestInit) {
   const res = await fetch(url, init);
@@ -15,7 +22,7 @@ async function json(url: string, init?: RequestInit) {
 }
 
 /** The transaction id and the interactive URL, which is a web page's and carries this page's origin. */
-export async function startSession(el: Pick<RampWidget, 'getSession' | 'sessionUrl'>, request: RampSessionRequest) {
+export async function startSession(el: Pick<BackendSource, 'getSession' | 'sessionUrl'>, request: RampSessionRequest) {
   if (!el.getSession && !el.sessionUrl) throw Error('set session-url or getSession');
   let session: RampSession = el.getSession
     ? await el.getSession(request)
@@ -32,7 +39,7 @@ export async function startSession(el: Pick<RampWidget, 'getSession' | 'sessionU
 }
 
 /** The transaction from your backend: `{ transaction }` (SEP-24) or the transaction itself. */
-export async function readStatus(el: Pick<RampWidget, 'getStatus' | 'statusUrl'>, id: string): Promise<RampTransaction> {
+export async function readStatus(el: Pick<BackendSource, 'getStatus' | 'statusUrl'>, id: string): Promise<RampTransaction> {
   if (el.getStatus) return el.getStatus(id);
   const url = new URL(el.statusUrl!, location.href);
   url.searchParams.set('id', id);
