@@ -16,8 +16,9 @@ const alias = [
   { find: /^@sikaramp\/mock-server\/client$/, replacement: fileURLToPath(new URL('./mock-server/src/client.ts', import.meta.url)) },
 ];
 
-// With SIKARAMP_CONTRACT_DIR set, every answer the mock gives is recorded there, for
-// mock-server/scripts/openapi-check.ts to validate against the OpenAPI document once all have run.
+// With SIKARAMP_CONTRACT_DIR set (scripts/test.sh sets it), the mock's answers are recorded there,
+// the first few of each (method, route, status) per test file, and validated against the OpenAPI
+// document once all projects have run (mock-server/test/openapi-recorder.ts).
 const contract = process.env.SIKARAMP_CONTRACT_DIR !== undefined;
 const setupFiles = contract ? [fileURLToPath(new URL('./mock-server/test/openapi-recorder.ts', import.meta.url))] : [];
 
