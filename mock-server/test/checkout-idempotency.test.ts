@@ -71,6 +71,17 @@ describe.each(MODES)('checkout Idempotency-Key, %s', (_name, start) => {
     expect(payments()).toBe(2);
   });
 
+  it('forgets keys once their 24 hours are over, so a long-running mock does not keep every key', async () => {
+    for (const key of ['a', 'b', 'c']) expect((await create(key)).status).toBe(201);
+    await env.backend.clock.advance(12 * 3600);
+    expect((await create('d')).status).toBe(201);
+    expect(env.backend.store.checkout.idempotency.size).toBe(4);
+    await env.backend.clock.advance(12 * 3600);
+    // a, b and c are over; d has 12 hours left and still replays.
+    expect((await create('d')).status).toBe(200);
+    expect(env.backend.store.checkout.idempotency.size).toBe(1);
+  });
+
   it('scopes a key to its endpoint: the same key at the earlier gateway route is separate work', async () => {
     const here = await create('shared');
     const there = await create('shared', paymentBody({ amount: 5 }), INITIATE);

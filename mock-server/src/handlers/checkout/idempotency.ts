@@ -43,8 +43,9 @@ export async function claimIdempotencyKey(
   const records = ctx.store.checkout.idempotency;
   const id = `${scope.endpoint} ${scope.organizationId} ${scope.key}`;
   const now = ctx.clock.now();
+  forgetExpired(records, now);
   const existing = records.get(id);
-  if (existing && existing.expires_at > now) {
+  if (existing) {
     if (existing.fingerprint !== fingerprint) {
       throw checkoutError(409, 'Idempotency-Key was already used with a different request body');
     }
@@ -61,6 +62,18 @@ export async function claimIdempotencyKey(
       if (records.get(id) === record) records.delete(id);
     },
   };
+}
+
+/**
+ * Drops the keys whose 24 hours are over, so that a long-running mock does not keep every key it
+ * ever saw. Every key lives the same time and a Map keeps first insertion order (a finished
+ * answer replaces its record in place), so the expired ones are at the front.
+ */
+function forgetExpired(records: Map<string, { expires_at: number }>, now: number): void {
+  for (const [id, record] of records) {
+    if (record.expires_at > now) return;
+    records.delete(id);
+  }
 }
 
 /** JSON with object keys sorted at every level, so that key order does not make two bodies differ. */
