@@ -1,7 +1,7 @@
 /**
  * `<ramp-widget>`'s props in a JSX template, framework-neutral (types only). The React
- * augmentation, `@sikaramp/widget/jsx-react`, puts them in React's `JSX.IntrinsicElements`;
- * another framework's is the same interface in its own namespace.
+ * augmentation, dist/jsx-react.d.ts (included by tsconfig or a reference path), puts them in
+ * React's `JSX.IntrinsicElements`; another framework's is the same interface in its own namespace.
  */
 import type { RampEvent, RampEventMap } from './events.js';
 import type { RampWidget } from './ramp-widget.js';
