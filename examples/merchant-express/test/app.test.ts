@@ -54,14 +54,14 @@ describe('the page and the widget endpoint', () => {
     const sell = await json(await post('/api/ramp/session', { flow: 'sell', amount: 20, asset: 'USDC', lang: 'fr' }));
     // The page's language, passed on by the backend: the interactive page opens in it.
     expect(await (await fetch(sell.body.url)).text()).toMatch(/<html lang="fr"/);
-    const { transaction: deposit } = await world.control('GET', `/transactions/${buy.body.id}`);
-    const { transaction: withdrawal } = await world.control('GET', `/transactions/${sell.body.id}`);
+    const { transaction: deposit } = await world.control.anchor.transaction(buy.body.id);
+    const { transaction: withdrawal } = await world.control.anchor.transaction(sell.body.id);
     expect(deposit).toMatchObject({ kind: 'deposit', status: 'incomplete' });
     expect(withdrawal).toMatchObject({ kind: 'withdrawal', status: 'incomplete' });
   });
 
   it('answers 400 with the handler’s message for bad input, and starts nothing', async () => {
-    const before = (await world.control('GET', '/transactions')).data.length;
+    const before = (await world.control.anchor.transactions()).length;
     const res = await json(await post('/api/ramp/session', { flow: 'buy', amount: -5, destination: world.config.customer.wallet }));
     expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', message: expect.stringMatching(/amount/) } } });
     const nowhere = await json(await post('/api/ramp/session', { flow: 'buy', amount: 100 }));
@@ -71,7 +71,7 @@ describe('the page and the widget endpoint', () => {
     });
     const broken = await json(await world.shopFetch('/api/ramp/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"flow":' }));
     expect(broken).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
-    expect((await world.control('GET', '/transactions')).data).toHaveLength(before);
+    expect(await world.control.anchor.transactions()).toHaveLength(before);
   });
 });
 
@@ -97,20 +97,20 @@ describe('the widget’s status endpoint', () => {
       seen.push(res.body.transaction.status);
     };
     await look();
-    await own.control('POST', `/transactions/${body.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await own.control.anchor.completeInteractive(body.id, { provider: 'mtn', phone: '+233241234567' });
     await look();
-    await own.control('POST', `/mobile-money/${body.id}/approve`);
+    await own.control.rails.approvePrompt(body.id);
     await look();
-    await own.control('POST', '/clock/advance', { seconds: 2 });
+    await own.control.clock.advance(2);
     await look();
-    await own.control('POST', '/clock/advance', { seconds: 5 });
+    await own.control.clock.advance(5);
     await look();
     expect(seen).toEqual(['incomplete', 'pending_user_transfer_start', 'pending_anchor', 'pending_stellar', 'completed']);
   });
 
   it('shows a sell’s address and memo, and still answers once its 15-minute SEP-10 token has run out', async () => {
     const body = await start({ flow: 'sell', amount: 10 });
-    await own.control('POST', `/transactions/${body.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await own.control.anchor.completeInteractive(body.id, { provider: 'mtn', phone: '+233241234567' });
     const waiting = await status(body.id);
     expect(waiting.body.transaction).toMatchObject({
       status: 'pending_user_transfer_start',
@@ -119,7 +119,7 @@ describe('the widget’s status endpoint', () => {
       withdraw_memo: expect.any(String),
     });
     // The customer takes 20 minutes: the backend signs in to the anchor again, on the mock's clock.
-    await own.control('POST', '/clock/advance', { seconds: 20 * 60 });
+    await own.control.clock.advance(20 * 60);
     expect(await status(body.id)).toMatchObject({ status: 200, body: { transaction: { id: body.id, status: 'pending_user_transfer_start' } } });
   });
 
@@ -133,10 +133,10 @@ describe('the widget’s status endpoint', () => {
 describe('order webhooks: the raw body', () => {
   it('verifies and logs the signed order webhook the mock sends when a buy completes', async () => {
     const { body } = await json(await post('/api/ramp/session', { flow: 'buy', amount: 100, destination: world.config.customer.wallet }));
-    await world.control('POST', `/transactions/${body.id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
-    await world.control('POST', `/mobile-money/${body.id}/approve`);
-    await world.control('POST', '/clock/advance', { seconds: 10 });
-    const { data: deliveries } = await world.control('GET', '/webhooks?event=order.completed');
+    await world.control.anchor.completeInteractive(body.id, { provider: 'mtn', phone: '+233241234567' });
+    await world.control.rails.approvePrompt(body.id);
+    await world.control.clock.advance(10);
+    const deliveries = await world.control.webhooks.list({ event: 'order.completed' });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ kind: 'order', url: `${world.config.publicUrl}/webhooks/sikaramp`, state: 'delivered' });
     expect(world.lines).toContainEqual(expect.stringMatching(/^webhook ✓ order\.completed onramp 100\.00 GHS \/ [\d.]+ USDC \(ord_.+\) — signature verified$/));
@@ -200,7 +200,7 @@ describe('checkout', () => {
     expect(await returnPage(orderId, sessionId)).toContain('Not paid (pending)');
 
     // Paid on the hosted page. Nothing is shipped yet: no webhook has come.
-    await world.control('POST', `/checkout/${sessionId}/complete`, { status: 'completed' });
+    await world.control.checkout.complete(sessionId, 'completed');
     expect(await order(orderId)).toMatchObject({ status: 'pending', shipments: 0 });
 
     // The return page verifies (which makes the service send the webhook) before saying paid.
@@ -216,13 +216,13 @@ describe('checkout', () => {
 
   it('never ships twice: a redelivered event, before and after a restart on the same SQLite file', async () => {
     const { orderId, sessionId } = await buyShirt();
-    await world.control('POST', `/checkout/${sessionId}/complete`, { status: 'completed' });
+    await world.control.checkout.complete(sessionId, 'completed');
     expect(await returnPage(orderId, sessionId)).toContain('Paid');
     await expect.poll(() => order(orderId)).toMatchObject({ shipments: 1 });
-    const { data } = await world.control('GET', '/webhooks?event=payment.succeeded');
-    const [delivery] = data.filter((d: any) => JSON.parse(d.body).data.session_id === sessionId);
+    const data = await world.control.webhooks.list({ event: 'payment.succeeded' });
+    const [delivery] = data.filter((d) => JSON.parse(d.body).data.session_id === sessionId);
     expect(delivery).toMatchObject({ kind: 'checkout', state: 'delivered' });
-    const eventId: string = delivery.event_id;
+    const eventId = delivery!.event_id;
 
     // The same event again: verified, recognised, nothing shipped.
     const before = world.lines.length;
@@ -240,12 +240,12 @@ describe('checkout', () => {
 
   it('does not ship when the confirmed amount is not the order total, nor on a failed payment', async () => {
     const short = await buyShirt();
-    await world.control('POST', `/checkout/${short.sessionId}/complete`, { status: 'completed', final_amount: 2000 });
+    await world.control.checkout.complete(short.sessionId, 'completed', 2000);
     expect(await returnPage(short.orderId, short.sessionId)).not.toContain('Paid:');
     await expect.poll(() => world.lines.some((l) => l.includes(`for order ${short.orderId}: not fulfilled, paid 20.00 GHS`))).toBe(true);
 
     const failed = await buyShirt();
-    await world.control('POST', `/checkout/${failed.sessionId}/complete`, { status: 'failed' });
+    await world.control.checkout.complete(failed.sessionId, 'failed');
     expect(await returnPage(failed.orderId, failed.sessionId)).toContain('Not paid (failed)');
     await expect.poll(() => world.lines.some((l) => l.includes(`payment.failed failed for order ${failed.orderId}`))).toBe(true);
     for (const id of [short.orderId, failed.orderId]) expect(await order(id)).toMatchObject({ status: 'pending', shipments: 0 });
@@ -262,7 +262,7 @@ describe('a server-side on-ramp', () => {
       world.shop.feed.items.filter((i) => i.kind === 'ramp-order' && i.data.reference === reference).map((i) => String(i.data.status));
     // Once the prompt is on the customer's phone (2 s after the order), they approve it.
     await expect.poll(statuses).toContain('fiat_pending');
-    await world.control('POST', `/mobile-money/${reference}/approve`);
+    await world.control.rails.approvePrompt(reference);
     await expect.poll(() => world.lines.some((l) => l.startsWith(`ramp order ${reference} finished: completed`)), { timeout: 15_000 }).toBe(true);
 
     const seen = statuses();

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
+import { createControlClient, type ControlClient } from '@sikaramp/mock-server/client';
 import type { WaitClock } from '@sikaramp/sdk';
 import type { Config } from '../src/config.ts';
 import { seedMock } from '../src/seed.ts';
@@ -20,8 +21,8 @@ export interface World {
   shop: Shop;
   /** Every line the shop printed to its terminal. */
   lines: string[];
-  /** A control call to the mock (`/_mock/...`); returns the JSON body, throws on non-2xx. */
-  control(method: string, path: string, body?: unknown): Promise<any>;
+  /** The mock's control API over HTTP (`/_mock/...`), typed as `backend.control`; a refused call rejects with an `HttpError`. */
+  control: ControlClient;
   /** A request to the shop, not following redirects, with the `Origin` the shop's own page sends. */
   shopFetch(path: string, init?: RequestInit): Promise<Response>;
   /** Stops the shop and starts it again on the same port and SQLite file. */
@@ -34,20 +35,13 @@ export const tempDatabase = () => join(mkdtempSync(join(tmpdir(), 'kofi-shop-'))
 
 export async function startWorld(): Promise<World> {
   const mock = await startMockServer({ port: 0, clock: 'manual' });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${mock.url}/_mock${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} /_mock${path} -> ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const control = createControlClient({ baseUrl: mock.url });
   // waitForOrder's time is the mock's: each wait between two looks moves the manual clock.
   const waitClock: WaitClock = {
     now: () => mock.backend.clock.now(),
-    sleep: (ms) => control('POST', '/clock/advance', { seconds: ms / 1000 }),
+    sleep: async (ms) => {
+      await control.clock.advance(ms / 1000);
+    },
   };
 
   const listen = async (port: number) => {

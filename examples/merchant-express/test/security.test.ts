@@ -26,8 +26,8 @@ const checkout = () => new CheckoutClient({ baseUrl: world.mock.url, apiKey: wor
 async function counts() {
   let payments = 0;
   for await (const _ of checkout().transactions.list({ limit: 100 })) payments++;
-  const { data: transactions } = await world.control('GET', '/transactions');
-  return { payments, transactions: transactions.length as number, rampOrders: world.lines.filter((l) => l.startsWith('ramp order ')).length };
+  const transactions = await world.control.anchor.transactions();
+  return { payments, transactions: transactions.length, rampOrders: world.lines.filter((l) => l.startsWith('ramp order ')).length };
 }
 
 /** An order made through the shop's form, as its own page makes it; its token from the payment's meta. */
