@@ -18,13 +18,8 @@ export interface Logger {
 const SEVERITY: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 const isLevel = (value: unknown): value is LogLevel => typeof value === 'string' && Object.hasOwn(SEVERITY, value);
 
-/** What the core logs through: level already applied, text already redacted. */
-export interface Log {
-  debug(message: string, details?: Record<string, unknown>): void;
-  info(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
+/** What the core logs through, a Logger whose level is already applied and text already redacted. */
+export type Log = Logger;
 
 /**
  * The log of a client: `logLevel`, else `SIKARAMP_LOG` where `process.env` exists (a value
