@@ -11,6 +11,7 @@ import * as React from 'react';
 import type { ForwardRefExoticComponent, HTMLAttributes, RefAttributes } from 'react';
 import type { RampEvent, RampEventMap } from './events.js';
 import { RampWidget as RampWidgetElement } from './index.js';
+import type { Prop } from './props.js';
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Camel<Tail>}` : Capitalize<S>;
 
@@ -30,21 +31,8 @@ const events = {
   onRampClose: 'ramp-close',
 } satisfies { [K in keyof RampEventMap as EventProp<K>]-?: K };
 
-/** The element's properties a prop sets (attributes such as `lang` pass through as they are). */
-type ElementProp =
-  | 'apiKey'
-  | 'flow'
-  | 'mode'
-  | 'sessionUrl'
-  | 'statusUrl'
-  | 'apiBase'
-  | 'amount'
-  | 'asset'
-  | 'destination'
-  | 'allow'
-  | 'pollInterval'
-  | 'getSession'
-  | 'getStatus';
+/** The element's properties a prop sets: the reactive ones and the two callbacks (attributes such as `lang` pass through as they are). */
+type ElementProp = Prop | 'getSession' | 'getStatus';
 
 /** `<RampWidget>`'s props: the element's properties, a listener per event, and the usual HTML attributes. */
 export type RampWidgetReactProps = Omit<HTMLAttributes<RampWidgetElement>, ElementProp | keyof RampWidgetReactEventProps> &
