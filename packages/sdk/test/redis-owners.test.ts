@@ -12,9 +12,10 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
 import { createRampHandlers } from '../src/handlers/index.js';
-import { fromIoredis, fromNodeRedis, RedisStoreError, RedisTokenCache, RedisTransactionOwners, type RedisScriptRunner } from '../src/redis/index.js';
+import { fromIoredis, RedisStoreError, RedisTokenCache, RedisTransactionOwners, type RedisScriptRunner } from '../src/redis/index.js';
 import { customerInput, newWidget } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
+import { redisRunners } from './helpers/redis-clients.js';
 import { freePort, startRedis, type RedisServer } from './helpers/redis.js';
 
 let redis: RedisServer;
@@ -28,20 +29,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function nodeRedis(): Promise<RedisScriptRunner> {
-  const client = createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } });
-  client.on('error', () => undefined);
-  await client.connect();
-  closers.push(() => client.close());
-  return fromNodeRedis(client);
-}
-
-async function ioredis(): Promise<RedisScriptRunner> {
-  const client = new Redis(redis.url, { retryStrategy: () => 50, maxRetriesPerRequest: null });
-  client.on('error', () => undefined);
-  closers.push(async () => client.disconnect());
-  return fromIoredis(client);
-}
+const { nodeRedis, ioredis } = redisRunners(() => redis.url, closers);
 
 let n = 0;
 const fresh = (name: string) => `${name}-${++n}-${Date.now()}`;

@@ -6,13 +6,13 @@
  * Redis is back runs the handler once.
  */
 import { createHmac } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SikarampError } from '../src/core/errors.js';
 import { TokenCache } from '../src/core/token-cache.js';
 import { createWebhookHandler } from '../src/handlers/index.js';
-import { fromIoredis, fromNodeRedis, RedisDedupeStore, RedisStoreError, RedisTokenCache, type RedisScriptRunner } from '../src/redis/index.js';
+import { fromNodeRedis, RedisDedupeStore, RedisStoreError, RedisTokenCache, type RedisScriptRunner } from '../src/redis/index.js';
+import { redisRunners } from './helpers/redis-clients.js';
 import { startRedis, type RedisServer } from './helpers/redis.js';
 
 let redis: RedisServer;
@@ -26,20 +26,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function nodeRedis(options: { disableOfflineQueue?: boolean } = {}): Promise<RedisScriptRunner> {
-  const client = createClient({ url: redis.url, ...options, socket: { reconnectStrategy: () => 50 } });
-  client.on('error', () => undefined);
-  await client.connect();
-  closers.push(() => client.close());
-  return fromNodeRedis(client);
-}
-
-async function ioredis(): Promise<RedisScriptRunner> {
-  const client = new Redis(redis.url, { retryStrategy: () => 50, maxRetriesPerRequest: null });
-  client.on('error', () => undefined);
-  closers.push(async () => client.disconnect());
-  return fromIoredis(client);
-}
+const { nodeRedis, ioredis } = redisRunners(() => redis.url, closers);
 
 let n = 0;
 const fresh = (name: string) => `${name}-${++n}-${Date.now()}`;
