@@ -15,7 +15,7 @@ export type Hmac = (secret: string, parts: readonly (string | Uint8Array)[], cry
 
 const encoder = new TextEncoder();
 
-export const toBytes = (part: string | Uint8Array): Uint8Array => (typeof part === 'string' ? encoder.encode(part) : part);
+const toBytes = (part: string | Uint8Array): Uint8Array => (typeof part === 'string' ? encoder.encode(part) : part);
 
 /** Imported keys per Web Crypto and secret, so that a busy endpoint imports each secret once; a few cover a rotation and several endpoints. */
 const keyCache = new WeakMap<SubtleCrypto, Map<string, Promise<CryptoKey>>>();
