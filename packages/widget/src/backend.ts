@@ -7,7 +7,7 @@ import type { RampSession, RampSessionRequest, RampTransaction, RampWidgetConfig
 import type { Strings } from './strings.js';
 
 /** Where the element's sessions and statuses come from (its properties): a function of the page's, or a URL of your backend. */
-export interface BackendSource {
+interface BackendSource {
   sessionUrl?: string;
   statusUrl?: string;
   getSession?: (request: RampSessionRequest) => Promise<RampSession>;
