@@ -4,8 +4,15 @@
  */
 const encoder = new TextEncoder();
 
-const toHex = (buf: ArrayBuffer | Uint8Array) =>
-  Array.from(buf instanceof Uint8Array ? buf : new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+/** Two hex digits per byte value: ids are made on every create, so no per-byte formatting. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Lower-case hex of the bytes (ids, hashes, signatures). */
+export function toHex(buf: ArrayBuffer | Uint8Array): string {
+  let out = '';
+  for (const b of buf instanceof Uint8Array ? buf : new Uint8Array(buf)) out += HEX_BYTES[b];
+  return out;
+}
 
 const toBase64Url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -3,6 +3,8 @@
  * tests stay stable; without one they come from the platform's CSPRNG. Secrets never take a
  * seed (context.ts keeps a second, unseeded generator for them): 32 bits are guessed offline.
  */
+import { toHex } from './crypto.js';
+
 export interface Random {
   bytes(n: number): Uint8Array;
   hex(bytes: number): string;
@@ -48,15 +50,6 @@ export function createRandom(seed?: number): Random {
       return s;
     },
   };
-}
-
-/** Two hex digits per byte value: ids are made on every create, so no per-byte formatting. */
-const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += HEX_BYTES[b];
-  return out;
 }
 
 function sfc32(seed: number): () => number {
