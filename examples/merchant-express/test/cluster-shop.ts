@@ -39,22 +39,16 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
-export async function startClusterShop(mock: MockServer, { count, redisUrl }: { count: number; redisUrl?: string }): Promise<ClusterShop> {
-  const port = await freePorts(count);
-  const { config } = await seedMock({ mockUrl: mock.url, publicUrl: `http://127.0.0.1:${port}`, port, databasePath: tempDatabase() });
-  const workers = Array.from({ length: count }, (_, i) => `http://127.0.0.1:${port + i}`);
-  const { REDIS_URL: _ignored, ...env } = process.env;
-  const shop: ChildProcess = spawn(process.execPath, ['--experimental-strip-types', '--experimental-sqlite', 'src/cluster.ts'], {
+/** src/cluster.ts with the seeded `config` in its environment, `env` on top; REDIS_URL only from `env`. */
+export function spawnCluster(config: Config, env: Record<string, string>): ChildProcess {
+  const { REDIS_URL: _ignored, ...inherited } = process.env;
+  return spawn(process.execPath, ['--experimental-strip-types', '--experimental-sqlite', 'src/cluster.ts'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...env,
-      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-      PORT: String(port),
+      ...inherited,
       PUBLIC_URL: config.publicUrl,
       DATABASE_PATH: config.databasePath,
-      CLUSTER_WORKERS: String(count),
-      CLUSTER_PORTS: 'each',
       SIKARAMP_BASE_URL: config.baseUrl,
       SIKARAMP_ANCHOR_URL: config.anchorUrl,
       SIKARAMP_PUBLIC_KEY: config.publicKey,
@@ -64,7 +58,20 @@ export async function startClusterShop(mock: MockServer, { count, redisUrl }: { 
       SIKARAMP_CHECKOUT_API_KEY: config.checkoutApiKey,
       SIKARAMP_CHECKOUT_WEBHOOK_SECRET: config.checkoutWebhookSecret,
       SIKARAMP_RAMP_PHONE: config.customer.phone,
+      ...env,
     },
+  });
+}
+
+export async function startClusterShop(mock: MockServer, { count, redisUrl }: { count: number; redisUrl?: string }): Promise<ClusterShop> {
+  const port = await freePorts(count);
+  const { config } = await seedMock({ mockUrl: mock.url, publicUrl: `http://127.0.0.1:${port}`, port, databasePath: tempDatabase() });
+  const workers = Array.from({ length: count }, (_, i) => `http://127.0.0.1:${port + i}`);
+  const shop = spawnCluster(config, {
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    PORT: String(port),
+    CLUSTER_WORKERS: String(count),
+    CLUSTER_PORTS: 'each',
   });
   let output = '';
   shop.stdout!.on('data', (c: Buffer) => (output += c.toString()));

@@ -6,15 +6,15 @@
  * `{ received: true }` once and recorded once in the shop's SQLite file, and Redis runs one
  * script per delivery and one per handled event. Prints the time and the Redis operations.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { CheckoutClient } from '@sikaramp/sdk';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, type RedisServer } from '../../../packages/sdk/test/helpers/redis.ts';
 import { seedMock } from '../src/seed.ts';
+import { spawnCluster } from './cluster-shop.ts';
 import { tempDatabase } from './helpers.ts';
 
 const EVENTS = 800;
@@ -34,27 +34,7 @@ beforeAll(async () => {
   const port = await freePort();
   databasePath = tempDatabase();
   const { config } = await seedMock({ mockUrl: mock.url, publicUrl: `http://127.0.0.1:${port}`, port, databasePath });
-  shop = spawn(process.execPath, ['--experimental-strip-types', '--experimental-sqlite', 'src/cluster.ts'], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: config.publicUrl,
-      DATABASE_PATH: databasePath,
-      REDIS_URL: redis.url,
-      CLUSTER_WORKERS: '4',
-      SIKARAMP_BASE_URL: config.baseUrl,
-      SIKARAMP_ANCHOR_URL: config.anchorUrl,
-      SIKARAMP_PUBLIC_KEY: config.publicKey,
-      SIKARAMP_SECRET_KEY: config.secretKey,
-      SIKARAMP_WEBHOOK_SECRET: config.webhookSecret,
-      SIKARAMP_CUSTOMER_ID: config.customer.id,
-      SIKARAMP_CHECKOUT_API_KEY: config.checkoutApiKey,
-      SIKARAMP_CHECKOUT_WEBHOOK_SECRET: config.checkoutWebhookSecret,
-      SIKARAMP_RAMP_PHONE: config.customer.phone,
-    },
-  });
+  shop = spawnCluster(config, { PORT: String(port), REDIS_URL: redis.url, CLUSTER_WORKERS: '4' });
   shop.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   shop.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   // The port answers once a worker listens; wait until every worker has said it listens.
