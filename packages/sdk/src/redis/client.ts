@@ -58,11 +58,21 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_PREFIX = 'sikaramp:';
-export const DEFAULT_TIMEOUT_MS = 2000;
+const DEFAULT_PREFIX = 'sikaramp:';
+const DEFAULT_TIMEOUT_MS = 2000;
+
+/** What a store runs its scripts with: one key, under the store's prefix and `namespace`, each call bounded by `timeoutMs`. */
+export type KeyedScript = (script: string, key: string, ...args: string[]) => Promise<unknown>;
+
+/** The {@link KeyedScript} of a store whose keys are `<prefix><namespace><key>`. */
+export function keyedScript(redis: RedisScriptRunner, options: RedisStoreOptions, namespace: string): KeyedScript {
+  const prefix = `${options.prefix ?? DEFAULT_PREFIX}${namespace}`;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return (script, key, ...args) => runScript(redis, timeoutMs, script, [prefix + key], args);
+}
 
 /** Runs a script through `redis`, bounded by `timeoutMs`; every failure becomes a RedisStoreError. */
-export async function runScript(redis: RedisScriptRunner, timeoutMs: number, script: string, keys: string[], args: string[]): Promise<unknown> {
+async function runScript(redis: RedisScriptRunner, timeoutMs: number, script: string, keys: string[], args: string[]): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const reply = (async () => redis.eval(script, keys, args))();
   // A late failure after the timeout has nobody waiting for it.

@@ -6,7 +6,7 @@
  * claimed again elsewhere changes nothing.
  */
 import type { DedupeStore } from '../webhooks/dedupe.js';
-import { DEFAULT_PREFIX, DEFAULT_TIMEOUT_MS, runScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
+import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
 
 // 1 claimed, 0 handled already, 2 being handled.
 const CLAIM = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
@@ -20,16 +20,12 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 return 0`;
 
 export class RedisDedupeStore implements DedupeStore {
-  readonly #redis: RedisScriptRunner;
-  readonly #prefix: string;
-  readonly #timeoutMs: number;
+  readonly #run: KeyedScript;
   /** The id of each claim this store holds, by key. */
   readonly #claims = new Map<string, string>();
 
   constructor(redis: RedisScriptRunner, options: RedisStoreOptions = {}) {
-    this.#redis = redis;
-    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}webhook:`;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#run = keyedScript(redis, options, 'webhook:');
   }
 
   async claim(key: string, ttlSeconds: number): Promise<boolean | 'pending'> {
@@ -62,10 +58,6 @@ export class RedisDedupeStore implements DedupeStore {
     const id = this.#claims.get(key) ?? '';
     this.#claims.delete(key);
     return id;
-  }
-
-  #run(script: string, key: string, ...args: string[]): Promise<unknown> {
-    return runScript(this.#redis, this.#timeoutMs, script, [this.#prefix + key], args);
   }
 }
 

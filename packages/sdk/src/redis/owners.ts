@@ -5,7 +5,7 @@
  * customer id, kept `ttlSeconds` after the transaction started.
  */
 import type { TransactionOwners } from '../handlers/ramp.js';
-import { DEFAULT_PREFIX, DEFAULT_TIMEOUT_MS, runScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
+import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
 
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])`;
 const GET = `return redis.call('GET', KEYS[1])`;
@@ -24,28 +24,24 @@ export interface RedisTransactionOwnersOptions extends RedisStoreOptions {
 }
 
 export class RedisTransactionOwners implements TransactionOwners {
-  readonly #redis: RedisScriptRunner;
-  readonly #prefix: string;
-  readonly #timeoutMs: number;
+  readonly #run: KeyedScript;
   readonly #ttl: string;
 
   constructor(redis: RedisScriptRunner, options: RedisTransactionOwnersOptions = {}) {
     const ttl = options.ttlSeconds ?? DEFAULT_OWNER_TTL_SECONDS;
     if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError('ttlSeconds must be a whole number of seconds, 1 or more');
-    this.#redis = redis;
-    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}owner:`;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#run = keyedScript(redis, options, 'owner:');
     this.#ttl = String(ttl);
   }
 
   /** Records the customer; throws RedisStoreError when Redis fails (the handler answers 500). */
   async set(transactionId: string, customerId: string): Promise<void> {
-    await runScript(this.#redis, this.#timeoutMs, SET, [this.#prefix + transactionId], [customerId, this.#ttl]);
+    await this.#run(SET, transactionId, customerId, this.#ttl);
   }
 
   /** The customer, or undefined when unknown or expired; throws RedisStoreError when Redis fails, never answers "unknown" for it. */
   async get(transactionId: string): Promise<string | undefined> {
-    const value = await runScript(this.#redis, this.#timeoutMs, GET, [this.#prefix + transactionId], []);
+    const value = await this.#run(GET, transactionId);
     return typeof value === 'string' ? value : undefined;
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { StoredToken, TokenStore } from '../core/token-cache.js';
 import { sleep } from '../core/retry.js';
-import { DEFAULT_PREFIX, DEFAULT_TIMEOUT_MS, runScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
+import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
 
 const GET = `return redis.call('GET', KEYS[1])`;
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
@@ -27,17 +27,13 @@ export interface RedisTokenCacheOptions extends RedisStoreOptions {
 }
 
 export class RedisTokenCache implements TokenStore {
-  readonly #redis: RedisScriptRunner;
-  readonly #prefix: string;
-  readonly #timeoutMs: number;
+  readonly #run: KeyedScript;
   readonly #lockMs: number;
   readonly #pollMs: number;
   readonly #now: () => number;
 
   constructor(redis: RedisScriptRunner, options: RedisTokenCacheOptions = {}) {
-    this.#redis = redis;
-    this.#prefix = `${options.prefix ?? DEFAULT_PREFIX}token:`;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#run = keyedScript(redis, options, 'token:');
     this.#lockMs = options.lockMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 50;
     this.#now = options.now ?? Date.now;
@@ -72,9 +68,5 @@ export class RedisTokenCache implements TokenStore {
     while (Number(await this.#run(LOCK, lockKey, id, String(this.#lockMs))) !== 1) await sleep(this.#pollMs, signal);
     // Deletes the lock only while it is still this holder's: after `lockMs` it may be another's.
     return async () => void (await this.#run(UNLOCK, lockKey, id));
-  }
-
-  #run(script: string, key: string, ...args: string[]): Promise<unknown> {
-    return runScript(this.#redis, this.#timeoutMs, script, [this.#prefix + key], args);
   }
 }
