@@ -16,7 +16,7 @@ import type { MockContext } from '../context.js';
 import { readOptionalBody } from '../http/body.js';
 import { notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
-import { failOrder, failSend } from '../handlers/ramp/lifecycle.js';
+import { failOrder, failSend, findRampOrder } from '../handlers/ramp/lifecycle.js';
 import { rampOrderView } from '../handlers/ramp/orders.js';
 import type { RampOrderRecord } from '../state/ramp.js';
 
@@ -24,10 +24,9 @@ const ReasonBody = z.object({ reason: z.string().trim().min(1).max(200).optional
 
 export function rampControl(ctx: MockContext) {
   const find = (id: string): RampOrderRecord => {
-    const byId = ctx.store.ramp.orders.get(id);
-    if (byId) return byId;
-    for (const order of ctx.store.ramp.orders.values()) if (order.reference === id) return order;
-    throw notFound('ramp order');
+    const order = findRampOrder(ctx, id);
+    if (!order) throw notFound('ramp order');
+    return order;
   };
   // Where the money went: on-ramp payouts are refunds and outbound USDC is the delivery; off-ramp
   // payouts are the delivery and outbound USDC is refunds; inbound USDC is what the user sent.

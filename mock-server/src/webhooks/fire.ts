@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
+import { findRampOrder } from '../handlers/ramp/lifecycle.js';
 import { sendPaymentWebhook } from '../handlers/ramp/payment-webhooks.js';
 import { parse } from '../http/body.js';
 import { isPaid } from '../machines/checkout-session.js';
@@ -42,7 +43,7 @@ export function fireEvent(ctx: MockContext, input: FireInput): DeliveryRecord[] 
     if (!url) throw conflict('the merchant has no webhook URL');
     enqueueDelivery(ctx, { kind: 'order', event: body.event, merchantId: order.merchant_id, url, payload: orderWebhookPayload(ctx, order, body.event) });
   } else if (body.kind === 'ramp_payment') {
-    const order = ctx.store.ramp.orders.get(body.id) ?? [...ctx.store.ramp.orders.values()].find((o) => o.reference === body.id);
+    const order = findRampOrder(ctx, body.id);
     if (!order) throw notFound('ramp order');
     if (!ctx.store.merchants.get(order.merchant_id)?.webhook.url) throw conflict('the merchant has no webhook URL');
     const { collections, payouts } = ctx.store.mobileMoney;

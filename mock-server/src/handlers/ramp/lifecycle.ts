@@ -100,10 +100,14 @@ function beginPaymentEarly(ctx: MockContext, order: RampOrderRecord): void {
   if (order.status === 'quote_locked') beginPayment(ctx, order);
 }
 
+/** The ramp order with this id or reference (`RMP-…`), as control calls name it. */
+export function findRampOrder(ctx: MockContext, idOrReference: string): RampOrderRecord | undefined {
+  return ctx.store.ramp.orders.get(idOrReference) ?? [...ctx.store.ramp.orders.values()].find((o) => o.reference === idOrReference);
+}
+
 /** For the control calls that answer a prompt: the on-ramp order with this id or reference sends its prompt now if it has not. */
 export function sendPromptNow(ctx: MockContext, idOrReference: string): void {
-  const order =
-    ctx.store.ramp.orders.get(idOrReference) ?? [...ctx.store.ramp.orders.values()].find((o) => o.reference === idOrReference);
+  const order = findRampOrder(ctx, idOrReference);
   if (order?.type === 'onramp') beginPaymentEarly(ctx, order);
 }
 
