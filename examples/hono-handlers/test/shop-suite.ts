@@ -29,12 +29,35 @@ export interface ShopConfig {
 /** Serves the example's shop with `config` on 127.0.0.1 at `port`. */
 export type StartShop = (config: ShopConfig, port: number) => Promise<{ close(): Promise<void> }>;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A merchant registered on `mock` with KYB approved, its secret and public keys, and its customer Ama. */
+export async function seedMerchant(mock: MockServer) {
+  const email = 'kofi@shop.example';
+  const password = 'a long test password';
+  const dashboard = new MerchantClient({ baseUrl: mock.url, email, password });
+  const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
+  mock.backend.control.merchants.approveKyb(merchant.id);
+  const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
+  const { key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public' });
+  const customer = await new WidgetClient({ baseUrl: mock.url, secretKey }).customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
+  return { dashboard, secretKey, publicKey, customer };
+}
+
+/** The widget's two calls to the shop at `url()`, as `<ramp-widget>` makes them, logged in by `cookie`. */
+export function widgetCalls(url: () => string) {
+  return {
+    session: (body: unknown, cookie = 'session=ama') =>
+      fetch(`${url()}/api/ramp/session`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    status: (id: string, cookie = 'session=ama') => fetch(`${url()}/api/ramp/status?id=${encodeURIComponent(id)}`, { headers: { cookie } }),
+  };
 }
 
 export function shopSuite(framework: string, start: StartShop) {
@@ -51,14 +74,7 @@ export function shopSuite(framework: string, start: StartShop) {
     beforeAll(async () => {
       // A manual clock without a seed starts at the wall clock, so signed timestamps and SEP-10 time bounds look fresh.
       mock = await startMockServer({ port: 0, clock: 'manual' });
-      const email = 'kofi@shop.example';
-      const password = 'a long test password';
-      const dashboard = new MerchantClient({ baseUrl: mock.url, email, password });
-      const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
-      mock.backend.control.merchants.approveKyb(merchant.id);
-      const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
-      const { key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public' });
-      const customer = await new WidgetClient({ baseUrl: mock.url, secretKey }).customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
+      const { dashboard, secretKey, publicKey, customer } = await seedMerchant(mock);
       logins.set('session=ama', customer.id);
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
@@ -81,9 +97,7 @@ export function shopSuite(framework: string, start: StartShop) {
       await mock?.close();
     });
 
-    const session = (body: unknown, cookie = 'session=ama') =>
-      fetch(`${url}/api/ramp/session`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    const status = (id: string, cookie = 'session=ama') => fetch(`${url}/api/ramp/status?id=${encodeURIComponent(id)}`, { headers: { cookie } });
+    const { session, status } = widgetCalls(() => url);
 
     it('buys: session-url starts the transaction, and order.completed is fulfilled once', async () => {
       const res = await session({ flow: 'buy', amount: 100, asset: 'USDC', destination: wallet, lang: 'en' });

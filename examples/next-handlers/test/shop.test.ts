@@ -8,15 +8,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
-import { MerchantClient, WidgetClient } from '@sikaramp/sdk';
 import { Keypair } from '@sikaramp/sdk/anchor';
+import { freePort, seedMerchant, widgetCalls } from '../../hono-handlers/test/shop-suite.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nextBin = join(root, 'node_modules/next/dist/bin/next');
@@ -32,14 +31,6 @@ function next(args: string[], env: Record<string, string> = {}): { child: ChildP
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next ${args.join(' ')} exited ${code}:\n${output.join('\n')}`)))),
   );
   return { child, output, done };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('the Next.js shop with the drop-in handlers, built and started for real', () => {
@@ -58,14 +49,7 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
     timings.build = performance.now() - started;
 
     mock = await startMockServer({ port: 0, clock: 'manual' });
-    const email = 'kofi@shop.example';
-    const password = 'a long test password';
-    const dashboard = new MerchantClient({ baseUrl: mock.url, email, password });
-    const merchant = await dashboard.auth.register({ name: 'Kofi Shop', legal_name: 'Kofi Shop Ltd', email, password });
-    mock.backend.control.merchants.approveKyb(merchant.id);
-    const { key: secretKey } = await dashboard.apiKeys.create({ key_type: 'secret' });
-    const { key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public' });
-    const customer = await new WidgetClient({ baseUrl: mock.url, secretKey }).customers.create({ first_name: 'Ama', last_name: 'Mensah', email_address: 'ama@example.com' });
+    const { dashboard, secretKey, publicKey, customer } = await seedMerchant(mock);
     const port = await freePort();
     shop = `http://127.0.0.1:${port}`;
     const { secret: webhookSecret } = await dashboard.webhook.set({ url: `${shop}/webhooks/sikaramp` });
@@ -101,9 +85,7 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const session = (body: unknown, cookie = 'session=ama') =>
-    fetch(`${shop}/api/ramp/session`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  const status = (id: string, cookie = 'session=ama') => fetch(`${shop}/api/ramp/status?id=${encodeURIComponent(id)}`, { headers: { cookie } });
+  const { session, status } = widgetCalls(() => shop);
   const fulfilled = (orderId: string) => server!.output.filter((line) => line.includes(`fulfil order.completed ${orderId}`));
   const transactions = () => mock.backend.control.anchor.transactions().length;
 
