@@ -12,6 +12,7 @@ import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { CheckoutClient } from '@sikaramp/sdk';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandCalls, deliverLoad } from '../../../packages/sdk/test/helpers/redis-load.ts';
 import { freePort, startRedis, type RedisServer } from '../../../packages/sdk/test/helpers/redis.ts';
 import { seedMock } from '../src/seed.ts';
 import { spawnCluster } from './cluster-shop.ts';
@@ -65,36 +66,9 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), mock?.close()]);
 });
 
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<unknown>) {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
-    }),
-  );
-}
-
 describe('the shop as four processes on one Redis (src/cluster.ts, REDIS_URL)', () => {
   it('handles each of 800 events once across 1,000 deliveries from the mock', async () => {
-    const { webhooks } = mock.backend.control;
-    await client.configResetStat();
-    let peakOps = 0;
-    const sampler = setInterval(() => {
-      void client.info('stats').then((s) => (peakOps = Math.max(peakOps, Number(/instantaneous_ops_per_sec:(\d+)/.exec(s)?.[1] ?? 0))));
-    }, 100);
-    const started = performance.now();
-    const concurrent = new Set(Array.from({ length: DUPLICATES / 2 }, (_, i) => i * 4));
-    await pool([...Array(EVENTS).keys()], CONCURRENCY, async (i) => {
-      const fired = webhooks.fire({ kind: 'checkout', event: 'payment.succeeded', id: reference });
-      // fire queues its delivery before it first waits: the newest one is this event's.
-      const delivery = [...mock.backend.store.deliveries.values()].at(-1)!;
-      await Promise.all([fired, concurrent.has(i) ? webhooks.redeliver(delivery.id) : undefined]);
-    });
-    const deliveries = webhooks.list({ event: 'payment.succeeded' });
-    await pool(deliveries.filter((_, i) => i % 4 === 2).slice(0, DUPLICATES / 2), CONCURRENCY, (d) => webhooks.redeliver(d.id));
-    await webhooks.settle();
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const { deliveries, seconds, peakOps } = await deliverLoad(mock.backend, client, { reference, events: EVENTS, duplicates: DUPLICATES, concurrency: CONCURRENCY });
 
     const attempts = deliveries.flatMap((d) => d.attempts);
     const events = new Set(deliveries.map((d) => d.event_id));
@@ -111,9 +85,7 @@ describe('the shop as four processes on one Redis (src/cluster.ts, REDIS_URL)', 
     db.close();
     expect(new Set(recorded)).toEqual(events);
 
-    const calls = Object.fromEntries(
-      [...(await client.info('commandstats')).matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].map(([, name, n]) => [name!, Number(n)]),
-    );
+    const calls = await commandCalls(client);
     expect(calls.eval).toBe(EVENTS + DUPLICATES + EVENTS);
     const commands = (calls.set ?? 0) + (calls.get ?? 0) + (calls.del ?? 0);
     console.log(

@@ -10,6 +10,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCheckout, payment } from './helpers/checkout.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
+import { commandCalls, deliverLoad } from './helpers/redis-load.js';
 import { forkWorkers, freePort, startRedis, type RedisServer, type Worker } from './helpers/redis.js';
 import type { WorkerMessage } from './helpers/redis-worker.js';
 
@@ -52,42 +53,9 @@ afterAll(async () => {
   await Promise.all([redis?.stop(), env?.close()]);
 });
 
-/** Runs `task` for each item, `limit` at a time. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<unknown>) {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: limit }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
-  }));
-}
-
-const stats = async (): Promise<Record<string, number>> => Object.fromEntries(
-  [...(await client.info('commandstats')).matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]),
-);
-
 describe('1,000 deliveries to four cluster workers on one Redis', () => {
   it('fulfils each of the 800 events exactly once, with one Redis script per delivery plus one per event', async () => {
-    const { webhooks } = env.backend.control;
-    await client.configResetStat();
-    let peakOps = 0;
-    const sampler = setInterval(() => {
-      void client.info('stats').then((s) => (peakOps = Math.max(peakOps, Number(/instantaneous_ops_per_sec:(\d+)/.exec(s)?.[1] ?? 0))));
-    }, 100);
-    const started = performance.now();
-
-    // Every fourth event is delivered again while its first delivery is still in flight.
-    const concurrent = new Set(Array.from({ length: DUPLICATES / 2 }, (_, i) => i * 4));
-    await pool([...Array(EVENTS).keys()], CONCURRENCY, async (i) => {
-      const fired = webhooks.fire({ kind: 'checkout', event: 'payment.succeeded', id: reference });
-      // fire queues its delivery before it first waits: the newest one is this event's.
-      const delivery = [...env.backend.store.deliveries.values()].at(-1)!;
-      await Promise.all([fired, concurrent.has(i) ? webhooks.redeliver(delivery.id) : undefined]);
-    });
-    // The other half of the redeliveries come after the first ones were answered.
-    const deliveries = webhooks.list({ event: 'payment.succeeded' });
-    await pool(deliveries.filter((_, i) => i % 4 === 2).slice(0, DUPLICATES / 2), CONCURRENCY, (d) => webhooks.redeliver(d.id));
-    await webhooks.settle();
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const { deliveries, seconds, peakOps } = await deliverLoad(env.backend, client, { reference, events: EVENTS, duplicates: DUPLICATES, concurrency: CONCURRENCY });
 
     const attempts = deliveries.flatMap((d) => d.attempts);
     const events = new Set(deliveries.map((d) => d.event_id));
@@ -105,7 +73,7 @@ describe('1,000 deliveries to four cluster workers on one Redis', () => {
     expect(new Set(fulfilled)).toEqual(events);
     expect(new Set(runs().map((r) => r.pid)).size).toBe(4);
 
-    const calls = await stats();
+    const calls = await commandCalls(client);
     // One claim per delivery and one commit per fulfilled event; nothing was released.
     expect(calls.eval).toBe(EVENTS + DUPLICATES + EVENTS);
     const scripts = calls.eval!;
