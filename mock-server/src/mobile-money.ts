@@ -6,11 +6,14 @@
  * owner keeps it open longer). What the
  * system does runs on the clock: a payout succeeds after `payoutSeconds` unless a control
  * call fails that attempt first. Owners (the transaction or order that started it) learn the
- * outcome through the hook they registered in `ctx.hooks`.
+ * outcome through the hook they registered in `ctx.hooks`. Every status change goes through
+ * the tables of machines/mobile-money.ts and is noted in the record's history.
  */
 import { iso } from './clock.js';
 import type { MockContext } from './context.js';
-import { HttpError, notFound } from './http/errors.js';
+import { notFound } from './http/errors.js';
+import { canTransition, moveRecord } from './machines/machine.js';
+import { mobileMoneyPayout, mobileMoneyPrompt, type PayoutEvent, type PromptEvent } from './machines/mobile-money.js';
 import type { CollectionRecord, Owner, PayoutRecord, ProviderId, RailRecord } from './types.js';
 
 export type { CollectionRecord, Owner, PayoutRecord, ProviderId } from './types.js';
@@ -69,6 +72,10 @@ function findByIdOrOwner<R extends { owner: Owner }>(records: Map<string, R>, id
   return records.get(id) ?? [...records.values()].reverse().find((r) => r.owner.id === id || r.owner.reference === id);
 }
 
+/** How a prompt ends, and the event of machines/mobile-money.ts that ends it so. */
+export type PromptOutcome = Exclude<CollectionRecord['status'], 'pending'>;
+const PROMPT_EVENTS: Readonly<Record<PromptOutcome, PromptEvent>> = { approved: 'approve', declined: 'decline', timed_out: 'time_out' };
+
 /**
  * Sends a payment prompt to the customer's phone; unanswered, it times out at `timeoutAt`
  * (ms since the epoch), by default PROMPT_TIMEOUT_SECONDS from now.
@@ -89,8 +96,10 @@ export function startCollection(ctx: MockContext, input: Start, timeoutAt?: numb
   return record;
 }
 
-function settleIfPending(ctx: MockContext, id: string, outcome: 'approved' | 'declined' | 'timed_out') {
-  if (ctx.store.mobileMoney.collections.get(id)?.status === 'pending') return settleCollection(ctx, id, outcome);
+/** What the clock does when a scheduled outcome comes due: nothing once the prompt has been answered. */
+function settleIfPending(ctx: MockContext, id: string, outcome: PromptOutcome) {
+  const record = ctx.store.mobileMoney.collections.get(id);
+  if (record && canTransition(mobileMoneyPrompt, record.status, PROMPT_EVENTS[outcome])) return settleCollection(ctx, id, outcome);
 }
 
 /** Finds a collection by its id, or the newest one of an owner (transaction id, order id or reference). */
@@ -100,16 +109,15 @@ export function findCollection(ctx: MockContext, id: string): CollectionRecord {
   return found;
 }
 
-/** The customer answers the prompt (or it times out). Only a pending prompt can be settled. */
-export async function settleCollection(
-  ctx: MockContext,
-  id: string,
-  outcome: 'approved' | 'declined' | 'timed_out',
-): Promise<CollectionRecord> {
+/**
+ * The customer answers the prompt (or it times out). Only a pending prompt can be settled:
+ * anything else is refused (409 INVALID_STATE) and changes nothing.
+ */
+export async function settleCollection(ctx: MockContext, id: string, outcome: PromptOutcome): Promise<CollectionRecord> {
   const record = findCollection(ctx, id);
-  if (record.status !== 'pending') throw new HttpError(409, 'INVALID_STATE', `prompt is already ${record.status}`);
-  record.status = outcome;
-  record.settled_at = iso(ctx.clock.now());
+  const now = ctx.clock.now();
+  moveRecord(mobileMoneyPrompt, record, PROMPT_EVENTS[outcome], now);
+  record.settled_at = iso(now);
   await ctx.hooks.collection.get(record.owner.kind)?.(record);
   return record;
 }
@@ -121,8 +129,8 @@ export function startPayout(ctx: MockContext, input: Start): PayoutRecord {
   ctx.store.mobileMoney.payouts.set(record.id, record);
   const seconds = ctx.options.autoAdvance ? ctx.options.autoAdvance.payoutSeconds : DEFAULT_PAYOUT_SECONDS;
   ctx.clock.schedule(now + seconds * 1000, async () => {
-    const p = ctx.store.mobileMoney.payouts.get(record.id);
-    if (p?.status === 'pending') await settlePayout(ctx, p, 'succeeded');
+    // A control call may have failed the attempt first.
+    if (canTransition(mobileMoneyPayout, record.status, 'succeed')) await settlePayout(ctx, record, 'succeed');
   });
   return record;
 }
@@ -134,17 +142,17 @@ export function findPayout(ctx: MockContext, id: string): PayoutRecord {
   return found;
 }
 
-/** Fails the pending payout attempt (control): the owner decides whether to retry. */
+/** Fails the pending payout attempt (control): the owner decides whether to retry. Refused (409 INVALID_STATE) once it has ended. */
 export async function failPayout(ctx: MockContext, id: string, reason = 'Mobile Money disbursement failed'): Promise<PayoutRecord> {
   const record = findPayout(ctx, id);
-  if (record.status !== 'pending') throw new HttpError(409, 'INVALID_STATE', `payout is already ${record.status}`);
-  await settlePayout(ctx, record, 'failed', reason);
+  await settlePayout(ctx, record, 'fail', reason);
   return record;
 }
 
-async function settlePayout(ctx: MockContext, record: PayoutRecord, outcome: 'succeeded' | 'failed', reason?: string) {
-  record.status = outcome;
-  record.settled_at = iso(ctx.clock.now());
+async function settlePayout(ctx: MockContext, record: PayoutRecord, event: PayoutEvent, reason?: string) {
+  const now = ctx.clock.now();
+  moveRecord(mobileMoneyPayout, record, event, now);
+  record.settled_at = iso(now);
   if (reason) record.failure_reason = reason;
   await ctx.hooks.payout.get(record.owner.kind)?.(record);
 }

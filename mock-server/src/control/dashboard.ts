@@ -52,6 +52,7 @@ export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryV
         owner: c.owner.reference ?? c.owner.id,
         sent_at: c.created_at,
         settled_at: c.settled_at ?? null,
+        history: historyWith(c, c.created_at),
       });
     }
     for (const p of newestFirst(store.mobileMoney.payouts.values())) {
@@ -64,6 +65,7 @@ export function dashboardControl(ctx: MockContext, webhooks: { list(): DeliveryV
         sent_at: p.created_at,
         settled_at: p.settled_at ?? null,
         failure_reason: p.failure_reason ?? null,
+        history: historyWith(p, p.created_at),
       });
     }
     const merchantKeys = [...store.apiKeys.values()].map((k) => ({

@@ -16,7 +16,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { route } from '../http/respond.js';
 import { receivePayment } from '../ledger.js';
 import { sendPromptNow } from '../handlers/ramp/lifecycle.js';
-import { failPayout, settleCollection } from '../mobile-money.js';
+import { failPayout, settleCollection, type PromptOutcome } from '../mobile-money.js';
 import { lastOtp } from '../otp.js';
 
 const PaymentBody = z.object({
@@ -29,7 +29,8 @@ const PaymentBody = z.object({
 
 export function railsControl(ctx: MockContext) {
   // A ramp order still `quote_locked` gets its prompt now, so that a test may answer it right after creating the order.
-  const answerPrompt = (id: string, outcome: 'approved' | 'declined' | 'timed_out') => {
+  // A prompt that has already ended is refused (409 INVALID_STATE, machines/mobile-money.ts) and stays as it was.
+  const answerPrompt = (id: string, outcome: PromptOutcome) => {
     sendPromptNow(ctx, id);
     return settleCollection(ctx, id, outcome);
   };

@@ -19,9 +19,19 @@ export interface DashboardSnapshot {
   phones: {
     number: string;
     sms: { id: string; code: string; purpose: string; sent_at: string; expires_at: string; used: boolean }[];
-    prompts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null }[];
+    prompts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null; history: HistoryEntry[] }[];
     /** Cedis paid out to the phone (a sell); a pending one can be failed (control.rails.failPayout). */
-    payouts: { id: string; provider: string; amount: number; status: string; owner: string; sent_at: string; settled_at: string | null; failure_reason: string | null }[];
+    payouts: {
+      id: string;
+      provider: string;
+      amount: number;
+      status: string;
+      owner: string;
+      sent_at: string;
+      settled_at: string | null;
+      failure_reason: string | null;
+      history: HistoryEntry[];
+    }[];
   }[];
   merchants: {
     id: string;
