@@ -8,8 +8,8 @@ import type { MockContext } from './context.js';
 import { hashPassword, rawSeed } from './crypto.js';
 import { hashKey, KEY_PREFIX } from './http/auth.js';
 import { kyb } from './machines/kyb.js';
-import { noteChange, setStatus } from './history.js';
-import { transition } from './machines/machine.js';
+import { setStatus } from './history.js';
+import { moveRecord } from './machines/machine.js';
 import type { ApiKeyRecord, MerchantRecord } from './store.js';
 
 export interface RegisterInput {
@@ -119,19 +119,18 @@ export type KybSubmission = NonNullable<MerchantRecord['kyb']['submission']>;
 
 /** Submits business verification documents; refused (409) while under review or once approved. */
 export function submitKyb(ctx: MockContext, merchant: MerchantRecord, submission: KybSubmission) {
-  const status = transition(kyb, merchant.kyb.status, 'submit');
+  const status = moveRecord(kyb, merchant.kyb, 'submit', ctx.clock.now(), { record: merchant, field: 'kyb' });
   const now = isoNano(ctx.clock.now());
-  noteChange(merchant, { field: 'kyb', from: merchant.kyb.status, to: status, event: 'submit', at: ctx.clock.now() });
+  // A new review: the previous one's outcome goes.
   merchant.kyb = { status, submitted_at: now, submission };
   merchant.updated_at = now;
 }
 
 /** KYB review outcome; approval makes the merchant active (design.md section 4). Refused (409) where machines/kyb.ts has no row. */
 export function reviewKyb(ctx: MockContext, merchant: MerchantRecord, approved: boolean, reason?: string) {
-  const status = transition(kyb, merchant.kyb.status, approved ? 'approve' : 'reject');
+  moveRecord(kyb, merchant.kyb, approved ? 'approve' : 'reject', ctx.clock.now(), { record: merchant, field: 'kyb' });
   const now = isoNano(ctx.clock.now());
-  noteChange(merchant, { field: 'kyb', from: merchant.kyb.status, to: status, event: approved ? 'approve' : 'reject', at: ctx.clock.now() });
-  merchant.kyb = { ...merchant.kyb, status, reviewed_at: now };
+  merchant.kyb.reviewed_at = now;
   if (approved) delete merchant.kyb.rejection_reason;
   else merchant.kyb.rejection_reason = reason ?? 'documents could not be verified';
   if (approved) setStatus(merchant, 'active', 'kyb_approved', ctx.clock.now());

@@ -24,10 +24,18 @@ export function transition<S extends string, E extends string>(machine: Machine<
 /**
  * Moves `record` by `event` through the table and notes the change, at clock time `at` (ms),
  * in its history (../history.ts); an event that keeps the status (a retry) is noted too.
+ * A state kept inside another record (a merchant's `kyb`) is noted in that one's history,
+ * under `noteOn.field`.
  */
-export function moveRecord<S extends string, E extends string>(machine: Machine<S, E>, record: { status: S }, event: NoInfer<E>, at: number): S {
+export function moveRecord<S extends string, E extends string>(
+  machine: Machine<S, E>,
+  record: { status: S },
+  event: NoInfer<E>,
+  at: number,
+  noteOn: { record: object; field: string } = { record, field: 'status' },
+): S {
   const from = record.status;
   record.status = transition(machine, from, event);
-  noteChange(record, { from, to: record.status, event, at });
+  noteChange(noteOn.record, { field: noteOn.field, from, to: record.status, event, at });
   return record.status;
 }
