@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors.js';
+import { historyOf } from '../src/history.js';
 import {
   canMoveRampOrder,
-  nextRampStatus,
+  moveRampOrder,
   RAMP_ORDER_MACHINES,
   type RampOrderEvent,
   type RampOrderStatus,
@@ -17,6 +18,8 @@ const STATUSES: RampOrderStatus[] = [
 const TYPES: RampType[] = ['onramp', 'offramp'];
 const table = (type: RampType) => RAMP_ORDER_MACHINES[type] as Record<string, Record<string, string>>;
 const EVENTS = [...new Set(TYPES.flatMap((t) => Object.values(table(t)).flatMap((row) => Object.keys(row))))] as RampOrderEvent[];
+/** An order of `type` in `from` moved by `event` as the lifecycle moves orders: its new status. */
+const movedTo = (type: RampType, from: RampOrderStatus, event: RampOrderEvent) => moveRampOrder({ type, status: from }, event, 0);
 
 // The rows of 001 section 3 ("Transitions shown"), each as [type, from, to].
 const SHOWN: [RampType, RampOrderStatus, RampOrderStatus][] = [
@@ -52,8 +55,8 @@ describe('ramp order transition tables', () => {
   });
 
   it('reach the off-ramp from quote_locked only through crypto_pending and the on-ramp through fiat_pending', () => {
-    expect(nextRampStatus('offramp', 'quote_locked', 'await_crypto')).toBe('crypto_pending');
-    expect(nextRampStatus('onramp', 'quote_locked', 'collect')).toBe('fiat_pending');
+    expect(movedTo('offramp', 'quote_locked', 'await_crypto')).toBe('crypto_pending');
+    expect(movedTo('onramp', 'quote_locked', 'collect')).toBe('fiat_pending');
     expect(canMoveRampOrder('offramp', 'quote_locked', 'collect')).toBe(false);
     expect(canMoveRampOrder('onramp', 'quote_locked', 'await_crypto')).toBe(false);
   });
@@ -65,15 +68,18 @@ describe('ramp order transition tables', () => {
         for (const event of EVENTS) {
           const to = table(type)[from]?.[event];
           if (to) {
-            expect(nextRampStatus(type, from, event)).toBe(to);
+            expect(movedTo(type, from, event)).toBe(to);
             continue;
           }
           refused++;
           expect(canMoveRampOrder(type, from, event)).toBe(false);
+          const order = { type, status: from };
           try {
-            nextRampStatus(type, from, event);
+            moveRampOrder(order, event, 0);
             expect.unreachable(`${type} ${from} ${event} should be refused`);
           } catch (error) {
+            expect(order.status).toBe(from);
+            expect(historyOf(order)).toEqual([]);
             expect(error).toBeInstanceOf(HttpError);
             expect((error as HttpError).status).toBe(409);
             expect((error as HttpError).code).toBe('INVALID_STATE');
@@ -119,10 +125,10 @@ describe('ramp order transition tables', () => {
         let completions = 0;
         for (const event of events) {
           if (!canMoveRampOrder(type, status, event)) {
-            expect(() => nextRampStatus(type, status, event)).toThrow(HttpError);
+            expect(() => movedTo(type, status, event)).toThrow(HttpError);
             continue;
           }
-          status = nextRampStatus(type, status, event);
+          status = movedTo(type, status, event);
           if (status === 'completed') completions++;
           expect(Object.keys(table(type))).toContain(status);
         }

@@ -1,4 +1,4 @@
-import { canTransition, moveRecord, transition, type Machine } from './machine.js';
+import { canTransition, moveRecord, type Machine } from './machine.js';
 
 /** Every status of a ramp order (001 section 3). */
 export type RampOrderStatus =
@@ -73,11 +73,6 @@ export type RampOrderEvent = EventOf<typeof onRampOrder> | EventOf<typeof offRam
 // status or event a table lacks is simply a missing row, which transition() refuses.
 type AnyRampMachine = Machine<RampOrderStatus, RampOrderEvent>;
 const machineOf = (type: RampType) => RAMP_ORDER_MACHINES[type] as unknown as AnyRampMachine;
-
-/** The status `event` leads to for an order of `type`; 409 INVALID_STATE when the table has no row. */
-export function nextRampStatus(type: RampType, from: RampOrderStatus, event: RampOrderEvent): RampOrderStatus {
-  return transition(machineOf(type), from, event);
-}
 
 /** Moves `order` by `event` through its type's table, noting the change in its history at `at` (ms). */
 export function moveRampOrder(order: { type: RampType; status: RampOrderStatus }, event: RampOrderEvent, at: number): RampOrderStatus {
