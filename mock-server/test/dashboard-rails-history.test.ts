@@ -122,6 +122,27 @@ describe.each(MODES)('Mobile Money prompts and payouts: history on the dashboard
     ]);
   });
 
+  it('refuses every answer to a prompt that has ended, however it ended, over HTTP, changing nothing', async () => {
+    const ACTIONS = { approve: 'approve', decline: 'decline', timeout: 'time out' } as const;
+    const ended = [];
+    for (const [i, end] of (['approve', 'decline', 'timeout'] as const).entries()) {
+      const txId = await deposit(`+23320111002${i}`);
+      const res = await call(env, 'POST', `/_mock/mobile-money/${txId}/${end}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ended.push(res.body as { id: string; status: string });
+    }
+    const tag = await etag();
+    for (const prompt of ended) {
+      for (const [action, words] of Object.entries(ACTIONS)) {
+        const res = await call(env, 'POST', `/_mock/mobile-money/${prompt.id}/${action}`);
+        expect(res.status, `${action} a ${prompt.status} prompt`).toBe(409);
+        expect(res.body.error).toMatchObject({ code: 'INVALID_STATE', message: `cannot ${words} when status is ${prompt.status}` });
+      }
+    }
+    await unchangedSince(tag);
+    expect(ended.map((p) => p.status)).toEqual(['approved', 'declined', 'timed_out']);
+  });
+
   it("shows a sell's payouts in order: the failed attempt and the retry that was paid; failing either afterwards is refused", async () => {
     const merchant = await control.fixtures.merchant();
     const phone = await control.fixtures.verifiedPhone(merchant);
