@@ -6,12 +6,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpHandler, type RequestHandler } from 'msw';
+import { HttpHandler, matchRequestUrl, type RequestHandler } from 'msw';
 import { createMockBackend, type MockBackend } from './backend.js';
-import { CLIENT_IP_HEADER } from './http/auth.js';
 import { timingSafeEqual } from './crypto.js';
 import { HttpError, notFound } from './http/errors.js';
-import { asciiBody, errorResponse, routedResolvers } from './http/respond.js';
+import { NodeHeaders, NodeRequest } from './http/node-request.js';
+import { asciiBody, DirectAnswer, errorResponse, routedResolvers } from './http/respond.js';
 import { indexHandlers, type HandlerIndex } from './http/routing.js';
 import type { MockBackendOptions } from './options.js';
 
@@ -214,23 +214,14 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
     const tooLarge = new HttpError(413, 'VALIDATION_ERROR', 'request body is too large');
     return send(res, errorResponse(backend.context, 'envelope', tooLarge), cors);
   }
-  const headers = new Headers();
-  for (const name of Object.keys(req.headers)) {
-    const value = req.headers[name];
-    if (value === undefined || name.toLowerCase() === CLIENT_IP_HEADER) continue;
-    if (typeof value === 'string') headers.append(name, value);
-    else for (const v of value) headers.append(name, v);
-  }
-  headers.set(CLIENT_IP_HEADER, (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
-  const request = new Request(url, {
-    method: req.method,
-    headers,
-    body: body && body.length > 0 ? new Uint8Array(body) : undefined,
-  });
+  const clientIp = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const request = new NodeRequest(req.method ?? 'GET', url.href, new NodeHeaders(req.headers, clientIp), body);
+  // A method fetch forbids (CONNECT, TRACE, TRACK) fails here as building the Request always did: a 500.
+  if (FORBIDDEN_METHODS.has(request.method.toUpperCase())) request.toRequest();
 
   // Every path under the origin has a handler (a catch-all 404 comes last), so this always answers.
   const response =
-    (await dispatch(site.index.candidates(request.method, url), request)) ??
+    (await dispatch(site.index.candidates(request.method, url), request, url)) ??
     errorResponse(backend.context, 'envelope', notFound(`route ${req.method} ${path}`));
   if (backend.context.options.log) console.log(`[sikaramp-mock] ${req.method} ${maskUrl(req.url ?? '/')} -> ${response.status}`);
   return send(res, response, cors);
@@ -238,28 +229,36 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
 
 let requestSequence = 0;
 
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /**
  * msw's `getResponse` over the candidates, first response wins, except that a handler whose
- * resolver `route()` made is matched by msw (`parse`, `predicate`) and then called here:
- * msw's `run` would also clone the request and arm and abort an AbortController (a
+ * resolver `route()` made is matched here as msw's `parse` and `predicate` would (method,
+ * then `matchRequestUrl`) and called with the NodeRequest: msw would want a WHATWG Request,
+ * parse its cookies, and in `run` clone it and arm and abort an AbortController (a
  * DOMException) on every request, for `finalize` cleanups those resolvers never schedule.
- * Every other handler goes through msw's `run`.
+ * Every other handler gets a Request and goes through msw's `run`.
  */
-async function dispatch(handlers: RequestHandler[], request: Request): Promise<Response | undefined> {
+async function dispatch(handlers: RequestHandler[], request: NodeRequest, url: URL): Promise<Response | DirectAnswer | undefined> {
   const requestId = `req-${++requestSequence}`;
+  let whatwg: Request | undefined;
   for (const handler of handlers) {
     // msw declares these two private; they are plain fields of every handler (were one
     // renamed, no resolver would be found routed and every handler would go through run).
-    const { resolver, options } = handler as unknown as { resolver: (info: object) => Promise<Response | undefined>; options?: { once?: boolean } };
-    if (!(handler instanceof HttpHandler) || !routedResolvers.has(resolver) || options?.once) {
-      const result = await handler.run({ request, requestId });
+    const { resolver, options } = handler as unknown as { resolver: (info: object) => Promise<Response | DirectAnswer | undefined>; options?: { once?: boolean } };
+    const { method, path } = handler.info as { method?: string | RegExp; path?: unknown };
+    if (!(handler instanceof HttpHandler) || !routedResolvers.has(resolver) || options?.once || (typeof path !== 'string' && !(path instanceof RegExp))) {
+      const result = await handler.run({ request: (whatwg ??= request.toRequest()), requestId });
       if (result?.response) return result.response;
       continue;
     }
-    const parsedResult = await handler.parse({ request });
-    if (!(await handler.predicate({ request, parsedResult }))) continue;
+    const methodMatches = method instanceof RegExp ? method.test(request.method) : method === request.method || method?.toUpperCase() === request.method.toUpperCase();
+    if (!methodMatches) continue;
+    const match = matchRequestUrl(url, path);
+    if (!match.matches) continue;
     handler.isUsed = true;
-    const response = await resolver({ request, requestId, params: parsedResult.match.params ?? {}, cookies: parsedResult.cookies });
+    // Those resolvers read `request` and `params` only: no cookies are parsed for them.
+    const response = await resolver({ request, requestId, params: match.params ?? {}, cookies: {} });
     if (response) return response;
   }
   return undefined;
@@ -294,8 +293,12 @@ function prepared(backend: MockBackend): Prepared {
   return done;
 }
 
-/** Writes a fetch Response to a node:http response, with extra headers (CORS). */
-async function send(res: ServerResponse, response: Response, extra: Record<string, string>) {
+/** Writes a fetch Response or a DirectAnswer to a node:http response, with extra headers (CORS). */
+async function send(res: ServerResponse, response: Response | DirectAnswer, extra: Record<string, string>) {
+  if (response instanceof DirectAnswer) {
+    res.writeHead(response.status, { ...extra, ...response.headers });
+    return void res.end(response.text, response.ascii ? 'latin1' : 'utf8');
+  }
   const out: Record<string, string | string[]> = { ...extra };
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;
@@ -319,7 +322,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined | 'too large
       size += chunk.length;
       if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_REQUEST_BYTES ? 'too large' : Buffer.concat(chunks)));
+    // One chunk (most bodies) is the body as it is, not a copy of it.
+    req.on('end', () => resolve(size > MAX_REQUEST_BYTES ? 'too large' : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -19,7 +19,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HttpHandler } from 'msw';
 import { afterAll, expect } from 'vitest';
-import { routedResolvers } from '../src/http/respond.js';
+import { DirectAnswer, routedResolvers } from '../src/http/respond.js';
 import { ANSWERS_PER_STATUS } from '../scripts/openapi-check.js';
 
 const dir = process.env.SIKARAMP_CONTRACT_DIR;
@@ -33,7 +33,8 @@ type Resolver = (info: { request: Request }) => unknown;
 interface Recording {
   /** This file's copy of the mock's routed resolvers. */
   routed: WeakSet<object>;
-  record(request: Request, path: string, response: Response): void;
+  /** Records a Response, or the standalone server's DirectAnswer, of this file's modules. */
+  record(request: Request, path: string, response: unknown): void;
 }
 const KEY = Symbol.for('sikaramp.contract.recording');
 const PATCHED = Symbol.for('sikaramp.contract.patched');
@@ -56,7 +57,7 @@ if (dir) {
       const path = info.path;
       const recorded: Resolver = async (args) => {
         const response = await resolver(args);
-        if (response instanceof Response) recording.record(args.request, path, response);
+        recording.record(args.request, path, response);
         return response;
       };
       recording.routed.add(recorded);
@@ -70,11 +71,12 @@ if (dir) {
   global[KEY] = {
     routed: routedResolvers,
     record(request, path, response) {
+      if (!(response instanceof Response || response instanceof DirectAnswer)) return;
       const key = `${request.method} ${path} ${response.status}`;
       const seen = counts.get(key) ?? 0;
       if (seen >= ANSWERS_PER_STATUS) return;
       counts.set(key, seen + 1);
-      const contentType = response.headers.get('content-type') ?? '';
+      const contentType = (response instanceof DirectAnswer ? response.headers['content-type'] : response.headers.get('content-type')) ?? '';
       const { testPath, currentTestName } = expect.getState();
       const record = {
         method: request.method, path, url: request.url, status: response.status, contentType,
@@ -82,7 +84,11 @@ if (dir) {
       };
       // Only JSON and text bodies are read (a page's stream would never end); the others are
       // still recorded, so an operation answering with an undocumented media type is caught.
-      const body = /^(application\/json|text\/plain)/.test(contentType) ? response.clone().text() : Promise.resolve('');
+      const body = !/^(application\/json|text\/plain)/.test(contentType)
+        ? Promise.resolve('')
+        : response instanceof DirectAnswer
+          ? Promise.resolve(response.text)
+          : response.clone().text();
       lines.push(body.then((text) => JSON.stringify({ ...record, body: text })));
     },
   };

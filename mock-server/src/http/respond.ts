@@ -2,6 +2,7 @@ import { HttpResponse, type HttpResponseResolver } from 'msw';
 import { iso } from '../clock.js';
 import type { MockContext } from '../context.js';
 import { HttpError } from './errors.js';
+import { NodeRequest } from './node-request.js';
 
 const encoder = new TextEncoder();
 const ASCII = /^[\x00-\x7f]*$/;
@@ -32,6 +33,34 @@ export function json(body: object, init: { status?: number; headers?: Record<str
   return response;
 }
 
+/**
+ * An answer the standalone server writes to node's response as it is, for a request it
+ * handed over as a NodeRequest: the status, headers and body json() would give, without the
+ * Response (its Headers and body stream were a fifth of the garbage of a checkout call).
+ */
+export class DirectAnswer {
+  constructor(
+    readonly status: number,
+    /** Lower-case names, in the order a Response's headers iterate (sorted). */
+    readonly headers: Readonly<Record<string, string>>,
+    readonly text: string,
+    readonly ascii: boolean,
+  ) {}
+}
+
+/**
+ * json() for the request being answered: the same answer as a DirectAnswer when the
+ * standalone server asked (a NodeRequest) and no headers of the caller's need merging, else
+ * the Response. Typed as a Response because resolvers are; only the server sees the other.
+ */
+export function reply(request: Request, body: object, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  if (!(request instanceof NodeRequest) || (init.headers && Object.keys(init.headers).length > 0)) return json(body, init);
+  const text = JSON.stringify(body);
+  const ascii = ASCII.test(text);
+  const length = String(ascii ? text.length : encoder.encode(text).byteLength);
+  return new DirectAnswer(init.status ?? 200, { 'content-length': length, 'content-type': 'application/json' }, text, ascii) as unknown as Response;
+}
+
 /** The widget backend's success envelope: `{ data, meta: { request_id, timestamp } }`. */
 export function ok(ctx: MockContext, data: unknown, status = 200, headers: Record<string, string> = {}) {
   return json({ data, meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) } }, { status, headers });
@@ -45,21 +74,20 @@ export function ok(ctx: MockContext, data: unknown, status = 200, headers: Recor
  */
 export type ErrorStyle = 'envelope' | 'sep' | 'checkout';
 
-export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpError) {
+/** The error's body in the surface's style; a DirectAnswer when `request` is the standalone server's (see reply). */
+export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpError, request?: Request) {
   const init = { status: err.status, headers: err.headers };
+  const answer = (body: object) => (request ? reply(request, body, init) : json(body, init));
   if (style === 'sep') {
     // SEP-24 clients recognise a missing or expired token by `type`, and re-authenticate.
     const type = err.code === 'AUTHENTICATION_REQUIRED' ? { type: 'authentication_required' } : {};
-    return json({ ...type, error: err.message }, init);
+    return answer({ ...type, error: err.message });
   }
-  if (style === 'checkout') return json({ error: err.message, message: err.message }, init);
-  return json(
-    {
-      error: { code: err.code, message: err.message },
-      meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) },
-    },
-    init,
-  );
+  if (style === 'checkout') return answer({ error: err.message, message: err.message });
+  return answer({
+    error: { code: err.code, message: err.message },
+    meta: { request_id: ctx.requestId(), timestamp: iso(ctx.clock.now()) },
+  });
 }
 
 /**
@@ -77,9 +105,9 @@ export function route<R extends HttpResponseResolver<any, any, any>>(ctx: MockCo
     try {
       return await resolver(info);
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(ctx, style, error);
+      if (error instanceof HttpError) return errorResponse(ctx, style, error, info.request);
       console.error('[sikaramp-mock] handler failed:', error);
-      return errorResponse(ctx, style, new HttpError(500, 'INTERNAL_ERROR', 'internal error'));
+      return errorResponse(ctx, style, new HttpError(500, 'INTERNAL_ERROR', 'internal error'), info.request);
     }
   };
   routedResolvers.add(wrapped);

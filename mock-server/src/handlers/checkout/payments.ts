@@ -7,7 +7,7 @@ import { http } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
 import { readJsonObject } from '../../http/body.js';
-import { json, route } from '../../http/respond.js';
+import { json, reply, route } from '../../http/respond.js';
 import type { CheckoutKeyRecord, CheckoutOrganization } from '../../state/checkout.js';
 import {
   createSession,
@@ -100,9 +100,10 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
         body,
       )
     : undefined;
-  if (claim?.kind === 'replay') return json(claim.body, { status: 200, headers: { 'Idempotent-Replayed': 'true' } });
+  if (claim?.kind === 'replay') return reply(request, claim.body, { status: 200, headers: { 'Idempotent-Replayed': 'true' } });
   if (claim?.kind === 'in_flight') {
-    return json(
+    return reply(
+      request,
       { success: true, message: 'a request with this Idempotency-Key is still in progress; repeat it later' },
       { status: 202 },
     );
@@ -119,7 +120,7 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
     recordTransaction(ctx, session, surface === 'checkout' ? 'checkout_api' : 'gateway');
     const answer = creationBody(session);
     claim?.finish(201, answer);
-    return json(answer, { status: 201 });
+    return reply(request, answer, { status: 201 });
   } catch (error) {
     // A failed creation is not remembered: a retry with the same key is new work (002 section 7).
     claim?.abandon();
@@ -127,14 +128,17 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
   }
 }
 
-/** Verifies a session by either reference, synchronizing the service's transaction record. */
-export function verifyPayment(ctx: MockContext, sessionRef: string, surface: Surface): Response {
+/**
+ * Verifies a session by either reference, synchronizing the service's transaction record.
+ * With the `request` being answered, the answer may be the standalone server's (see reply).
+ */
+export function verifyPayment(ctx: MockContext, sessionRef: string, surface: Surface, request?: Request): Response {
   const ref = sessionRef.trim();
   if (ref === '') throw checkoutError(400, 'session reference is required');
   try {
     const session = fetchSession(ctx, ref);
     synchronize(ctx, session);
-    return json(sessionBody(session));
+    return request ? reply(request, sessionBody(session)) : json(sessionBody(session));
   } catch (error) {
     throw error instanceof GatewayError ? surfaceError(surface, 'failed to fetch payment session', error) : error;
   }
@@ -181,7 +185,10 @@ export function paymentHandlers(ctx: MockContext) {
   return [
     http.post(base, route(ctx, 'checkout', ({ request }) => createPayment(ctx, request, 'checkout'))),
     // An empty reference (`/payments/`) does not match `:sessionRef`, so it has its own route.
-    http.get(`${base}/`, route(ctx, 'checkout', () => verifyPayment(ctx, '', 'checkout'))),
-    http.get(`${base}/:sessionRef`, route(ctx, 'checkout', ({ params }) => verifyPayment(ctx, String(params.sessionRef), 'checkout'))),
+    http.get(`${base}/`, route(ctx, 'checkout', ({ request }) => verifyPayment(ctx, '', 'checkout', request))),
+    http.get(
+      `${base}/:sessionRef`,
+      route(ctx, 'checkout', ({ request, params }) => verifyPayment(ctx, String(params.sessionRef), 'checkout', request)),
+    ),
   ];
 }
