@@ -1,7 +1,9 @@
-/** One SDK call against a bare fetch of the same answer from the same local server (in its own process). */
+/**
+ * One SDK call against a bare fetch of the same answer from the same local server (in its own
+ * process): the default client (node:http on Node) and the same client on Node's fetch.
+ */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import ky from 'ky';
 import { WidgetClient } from '../dist/index.js';
 import { compare, fmt, ratio, type Result } from './measure.ts';
 
@@ -27,42 +29,29 @@ export async function benchHttp() {
       if (!res.ok) throw new Error(String(res.status));
       return ((await res.json()) as { data: unknown }).data;
     };
-    // ky alone, configured and called as the SDK's core calls it (no hooks, the global fetch):
-    // the part of an SDK call that is ky's and fetch's.
-    const kyAlone = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
-    const kyCall = async () => {
-      const timer = new AbortController();
-      const timeout = setTimeout(() => timer.abort(), 60_000);
-      try {
-        const url = `${origin}/api/v1/widget/config`;
-        const init: RequestInit = {
-          method: 'GET',
-          headers: { accept: 'application/json', 'X-API-Key': 'sika_secret_bench' },
-          signal: timer.signal,
-          redirect: 'manual',
-        };
-        const res = await kyAlone(url, { method: 'GET', fetch: () => globalThis.fetch(url, init) });
-        return (JSON.parse(await res.text()) as { data: unknown }).data;
-      } finally {
-        clearTimeout(timeout);
-      }
-    };
+    // The same client made to go through Node's fetch (undici), as on a runtime without node:http:
+    // what the default node:http transport (core/transport.ts) saves.
+    const widgetOnFetch = new WidgetClient({
+      baseUrl: origin,
+      secretKey: 'sika_secret_bench0000000000000000000000000000000000000000',
+      fetch: (input, init) => globalThis.fetch(input, init),
+    });
     const results = await compare(
       [
         { name: 'bare fetch + res.json()', run: bare },
-        { name: 'ky alone, as the sdk calls it', run: kyCall },
         { name: 'sdk widget.config.get()', run: () => widget.config.get() },
+        { name: 'sdk widget.config.get() through fetch', run: () => widgetOnFetch.config.get() },
       ],
       { ms: 1_000 },
     );
-    const [bareResult, kyResult, sdkResult] = results as [Result, Result, Result];
+    const [bareResult, sdkResult, onFetchResult] = results as [Result, Result, Result];
     return {
       rows: results.map((r) => [r.name, fmt(r.opsPerSecond), `${(1000 / r.opsPerSecond).toFixed(3)} ms`, `${r.cpuMicros.toFixed(0)} µs`]),
       summary: [
         `sdk call / bare fetch: ${ratio(sdkResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ` +
           `${ratio(bareResult.cpuMicros, sdkResult.cpuMicros)} by CPU time (${(sdkResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call)`,
-        `ky alone / bare fetch: ${ratio(kyResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ${(kyResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call ` +
-          `(the rest of the sdk call, zod parsing and retry bookkeeping included: ${(sdkResult.cpuMicros - kyResult.cpuMicros).toFixed(0)} µs)`,
+        `sdk call through fetch / bare fetch: ${ratio(onFetchResult.opsPerSecond, bareResult.opsPerSecond)} the calls per second; ` +
+          `${ratio(bareResult.cpuMicros, onFetchResult.cpuMicros)} by CPU time (ky, zod and the retry bookkeeping on Node's fetch: ${(onFetchResult.cpuMicros - bareResult.cpuMicros).toFixed(0)} µs more CPU per call)`,
       ],
     };
   } finally {

@@ -12,6 +12,8 @@ export interface Recorded {
   body: string;
   /** performance.now() when the request arrived, ms. */
   at: number;
+  /** The client's port: the same for requests that shared a kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 export interface TestServer {
@@ -34,6 +36,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.now(),
+        remotePort: req.socket.remotePort,
       };
       requests.push(recorded);
       Promise.resolve(handler(recorded, res, requests.length - 1)).catch((error: unknown) => {

@@ -1,0 +1,114 @@
+/**
+ * The transport on Node when the client has no `fetch` of its own: node:http and node:https
+ * (their global keep-alive agents), as stripe-node's NodeHttpClient. Node's own fetch (undici)
+ * spends about twice the CPU of node:http on a small JSON call, in WHATWG streams and
+ * Request/Response objects that the SDK, which reads each answer whole, does not need. Bun,
+ * Deno, edge runtimes and browsers keep the platform's fetch (see core/http.ts).
+ *
+ * What a call sees is what fetch gives it: a Response, a redirect answered and never followed,
+ * gzip, deflate and brotli answers decoded, a network failure a `TypeError('fetch failed')`
+ * with its cause, the caller's signal honoured (rejecting with its reason). The deadline is
+ * kept here, on the whole exchange (the answer is read in full before the Response is made),
+ * so that a call pays for no AbortController of its own.
+ *
+ * A kept-alive connection is closed before the server's `Keep-Alive: timeout` runs out (Node's
+ * agent reads the hint), as undici does; a request that meets a closed one anyway fails as a
+ * ConnectionError, which the core retries where retrying is safe.
+ *
+ * The modules come from `process.getBuiltinModule`, which bundlers do not follow, so that a
+ * browser or edge build of the SDK never names node:http.
+ */
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import type * as Zlib from 'node:zlib';
+import { TimeoutError } from './errors.js';
+
+/** Sends one request and resolves its whole answer; rejects with TimeoutError after `timeoutMs`. `init.signal` is the caller's own, if any. */
+export type NodeTransport = (url: string, init: RequestInit, timeoutMs: number) => Promise<Response>;
+
+interface NodeModules {
+  http: typeof Http;
+  https: typeof Https;
+  zlib: typeof Zlib;
+}
+
+/** Node itself, not Bun, Deno or a worker that imitates parts of it (each says its name in `navigator.userAgent`). */
+function nodeModules(): NodeModules | undefined {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof get !== 'function' || !globalThis.navigator?.userAgent?.startsWith('Node.js/')) return undefined;
+  return { http: get('node:http') as typeof Http, https: get('node:https') as typeof Https, zlib: get('node:zlib') as typeof Zlib };
+}
+
+const node = nodeModules();
+
+/** Undefined where Node is not the runtime. */
+export const nodeTransport: NodeTransport | undefined = node && ((url, init, timeoutMs) => nodeFetch(node, url, init, timeoutMs));
+
+/** Statuses whose answer has no body, which a Response refuses one for. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  const { signal } = init;
+  const method = init.method ?? 'GET';
+  const body = init.body as string | undefined;
+  const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+  // Lowercase, as a Headers would make them: one line per name, the last value given winning.
+  if (init.headers instanceof Headers) init.headers.forEach((value, name) => (headers[name] = value));
+  else for (const [name, value] of Object.entries(init.headers as Record<string, string>)) headers[name.toLowerCase()] = value;
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      request.destroy();
+    }, timeoutMs);
+    const settle = <T>(done: (value: T) => void) => (value: T) => {
+      clearTimeout(deadline);
+      done(value);
+    };
+    resolve = settle(resolve);
+    reject = settle(reject);
+    const fail = (error: unknown) =>
+      reject(signal?.aborted ? signal.reason : timedOut ? new TimeoutError(timeoutMs) : new TypeError('fetch failed', { cause: error }));
+    // Called through the module, not a copy of `request`: test tools (msw, nock) replace it there.
+    const request = (url.startsWith('https:') ? https : http).request(url, { method, headers, signal: signal ?? undefined }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        try {
+          const status = res.statusCode!;
+          const answer = new Headers();
+          const raw = res.rawHeaders;
+          for (let i = 0; i < raw.length; i += 2) answer.append(raw[i]!, raw[i + 1]!);
+          const bytes = NULL_BODY.has(status) ? null : decode(zlib, res.headers['content-encoding'], Buffer.concat(chunks));
+          // Text makes a cheaper Response than bytes, the SDK reads text anyway, and no byte is lost to it
+          // where a content type is given (where none is, a Response given text would claim text/plain).
+          const content = bytes && res.headers['content-type'] ? bytes.toString() : (bytes as Uint8Array<ArrayBuffer> | null);
+          resolve(new Response(content, { status, statusText: res.statusMessage, headers: answer }));
+        } catch (error) {
+          fail(error);
+        }
+      });
+    });
+    request.on('error', fail);
+    request.end(body);
+  });
+}
+
+/** The body as sent, decoded as fetch decodes it. */
+function decode(zlib: typeof Zlib, encoding: string | undefined, bytes: Buffer): Buffer {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case 'deflate':
+      // Some servers send raw deflate under this name; the zlib header says which.
+      return (bytes[0]! & 0x0f) === 8 ? zlib.inflateSync(bytes) : zlib.inflateRawSync(bytes);
+    case 'br':
+      return zlib.brotliDecompressSync(bytes);
+    default:
+      return bytes;
+  }
+}
