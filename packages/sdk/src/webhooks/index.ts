@@ -15,24 +15,24 @@
 import { webHmac } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 import { signCheckout, signOrder, type SignCheckoutWebhookInput, type SignedWebhook, type SignOrderWebhookInput } from './sign.js';
-import { verifyCheckout, verifyOrder, type VerifiedWebhook, type VerifyOrderWebhookInput, type VerifyWebhookInput } from './verify.js';
+import { verify, type VerifiedWebhook, type VerifyOrderWebhookInput, type VerifyWebhookInput } from './verify.js';
 
 /**
  * Verifies an order or ramp payment webhook and returns its body, typed; tell the two
  * apart by `event` (`order.*` or `payment.*`). Throws WebhookVerificationError.
  * {@link verifyWebhookDelivery} also says whether the timestamp was signed.
  */
-export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => (await verifyOrder(input, webHmac)).event;
+export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => verify(input, 1, webHmac);
 
 /**
  * Verifies an order or ramp payment webhook and returns its body with what the signature
  * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
  * WebhookVerificationError.
  */
-export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verifyOrder(input, webHmac);
+export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verify(input, 0, webHmac);
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verifyCheckout(input, webHmac);
+export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, webHmac);
 
 /**
  * Signs an order or ramp payment webhook as the service does, for your own tests: `X-Webhook-Signature`,

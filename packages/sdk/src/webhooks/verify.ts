@@ -16,7 +16,7 @@
  * replay only where the timestamp is signed; where it is not, de-duplication does.
  */
 import { CredentialError, SikarampError } from '../core/errors.js';
-import { timingSafeEqual, type Hmac, type WebCrypto } from './crypto.js';
+import { toHex, webHmac, type Hmac, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 
 /** Default tolerance between the signed timestamp and the time of receipt, seconds. */
@@ -36,11 +36,12 @@ export type WebhookVerificationReason =
 /** The webhook is not authentic, not fresh, or not readable. Answer non-2xx and apply no side effects. */
 export class WebhookVerificationError extends SikarampError {
   override name = 'WebhookVerificationError';
-  /** Which check failed. */
-  readonly reason: WebhookVerificationReason;
-  constructor(reason: WebhookVerificationReason, message: string) {
+  constructor(
+    /** Which check failed. */
+    readonly reason: WebhookVerificationReason,
+    message: string,
+  ) {
     super(message);
-    this.reason = reason;
   }
 }
 
@@ -94,149 +95,114 @@ export interface VerifiedWebhook<E> {
   timestampSigned: boolean;
 }
 
+/** What `verify` checks and returns: 0 an order delivery, 1 its event alone, 2 a checkout event. */
+export type Kind = 0 | 1 | 2;
+
+const SCHEMES: WebhookSignatureScheme[] = ['body', 'timestamp.body'];
 /** Ends every message that may mean the body was parsed first. */
 const RAW_BODY = 'Pass the raw request body (e.g. express.raw())';
-
-type Body = string | Uint8Array;
-type Signature = { bytes: Uint8Array; encoding: WebhookSignatureEncoding };
-type Delivery = VerifiedWebhook<Record<string, unknown>>;
-
-const fail = (reason: WebhookVerificationReason, message: string) => new WebhookVerificationError(reason, message);
-
-/** `f(value)`, at once when the value is there (node:crypto), after it when it is a promise (Web Crypto): a sync HMAC costs no turn of the event loop. */
-export const after = <T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(f) : f(value));
-
-/** Each kind's signature and timestamp headers; for 24 h after a rotation order webhooks also carry the previous secret's signature. */
-const ORDER_HEADERS = ['X-Webhook-Signature', 'X-Webhook-Timestamp', 'X-Webhook-Signature-Previous'];
-const CHECKOUT_HEADERS = ['X-Svc-Signature', 'X-Svc-Timestamp'];
+const decoder = new TextDecoder();
 /** Lowercased header names, computed once: Node's req.headers are lowercase. */
 const lowered: Record<string, string> = {};
 
-/** Verifies an order or ramp payment webhook with `hmac`; the entries bind it (`verifyWebhookDelivery`) and make a throw a rejection. */
-export function verifyOrder(input: VerifyOrderWebhookInput, hmac: Hmac): VerifiedWebhook<WebhookEvent> | Promise<VerifiedWebhook<WebhookEvent>> {
-  const { scheme, encoding } = input;
-  if (!['body', 'timestamp.body', undefined].includes(scheme) || !['hex', 'base64', undefined].includes(encoding)) {
-    throw new RangeError("scheme must be 'body' or 'timestamp.body', encoding 'hex' or 'base64'");
-  }
-  return after(verify(input, hmac, ORDER_HEADERS, /^(?:v1=|sha256=)?/, scheme ? [scheme] : ['body', 'timestamp.body'], encoding), (delivery) => {
-    if (typeof delivery.event.event !== 'string') throw fail('invalid_json', 'The body has no `event`');
-    return delivery as unknown as VerifiedWebhook<WebhookEvent>;
-  });
-}
-
-/** Verifies a checkout webhook with `hmac`; the entries bind it (`verifyCheckoutWebhook`) and make a throw a rejection. */
-export function verifyCheckout(input: VerifyWebhookInput, hmac: Hmac): CheckoutWebhookEvent | Promise<CheckoutWebhookEvent> {
-  const ids = { id: requireHeader(input.headers, 'X-Svc-Event-ID'), type: requireHeader(input.headers, 'X-Svc-Event-Type') };
-  // Only `v1=` entries count; other versions may appear beside them later.
-  return after(verify(input, hmac, CHECKOUT_HEADERS, /^v1=/, ['timestamp.body']), ({ event }) => {
-    // The event headers are not under the signature: the signed body decides, and a header
-    // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-    for (const [field, value] of Object.entries(ids)) {
-      const signed = event[field];
-      if (signed !== undefined && typeof signed !== 'string') throw fail('invalid_json', `The body's \`${field}\` is not a string`);
-      if (signed !== undefined && signed !== value) throw fail('header_mismatch', `The event ${field} header differs from the signed body`);
-    }
-    return { ...event, ...ids } as unknown as CheckoutWebhookEvent;
-  });
-}
+/** The message is the reason, then what was found: `missing_header: X-Svc-Signature`. */
+const fail = (reason: WebhookVerificationReason, detail: string): never => {
+  throw new WebhookVerificationError(reason, `${reason}: ${detail}`);
+};
 
 /**
- * The checks both kinds share: raw body, signature (every entry after `tag`, the previous
- * secret's too where the kind has it) and timestamp headers, tolerance, then an HMAC that matches for one secret and one
- * scheme, and a JSON object body.
+ * Verifies a delivery with `hmac` (or Web Crypto, when the caller passes `crypto`): raw body,
+ * signature (every entry, the previous secret's too for order webhooks) and timestamp headers,
+ * tolerance, then an HMAC that matches for one secret and one scheme, and a JSON object body.
+ * Synchronous while `hmac` is (node:crypto): no turn of the event loop per delivery.
  */
-function verify(
-  input: VerifyWebhookInput,
-  hmac: Hmac,
-  [signatureHeader, timestampHeader, previousHeader]: readonly string[],
-  tag: RegExp,
-  schemes: readonly WebhookSignatureScheme[],
-  encoding?: WebhookSignatureEncoding,
-): Delivery | Promise<Delivery> {
-  const { headers, secret, tolerance = DEFAULT_TOLERANCE_SECONDS } = input;
-  const body = rawBody(input.body);
-  let signature = requireHeader(headers, signatureHeader!);
-  const timestamp = requireHeader(headers, timestampHeader!);
-  if (!/^\d{1,12}$/.test(timestamp)) throw fail('malformed_header', `${timestampHeader} is not Unix seconds`);
-  const previous = previousHeader && readHeader(headers, previousHeader);
-  if (previous) signature += `,${previous}`;
-  const candidates: Signature[] = [];
+export function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: Hmac): any {
+  const { headers, tolerance = DEFAULT_TOLERANCE_SECONDS, crypto } = input;
+  const checkout = kind > 1;
+  // Checkout has one scheme, and takes no pinning.
+  const { scheme, encoding }: VerifyOrderWebhookInput = checkout ? ({} as never) : input;
+  if (!(tolerance >= 0) || ![undefined, 'body', 'timestamp.body'].includes(scheme!) || ![undefined, 'hex', 'base64'].includes(encoding)) {
+    throw new RangeError('Invalid scheme, encoding or tolerance');
+  }
+
+  // Node's req.headers are lowercase, signWebhook's as written; any other object is searched without regard to
+  // case. Headers.get answers null, not undefined, for a missing header. An array (a header sent twice) reads
+  // as its values joined with commas.
+  const read = (name: string) => {
+    const record = headers as Record<string, unknown>;
+    const lower = (lowered[name] ??= name.toLowerCase());
+    let value = typeof headers.get === 'function' ? (headers as Headers).get(name) : (record[lower] ?? record[name]);
+    if (value === undefined) for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
+    return `${value ?? ''}`.trim();
+  };
+  const need = (name: string) => read(name) || fail('missing_header', name);
+
+  const id = checkout && need('X-Svc-Event-ID');
+  const type = checkout && need('X-Svc-Event-Type');
+  // A Buffer, another view or an ArrayBuffer, from any realm (a vm context, a test runner): all have a byteLength.
+  let body = input.body as any;
+  if (typeof body !== 'string') {
+    if (!(body?.byteLength >= 0)) fail('body_not_raw', `got ${body === null ? 'null' : typeof body}. ${RAW_BODY}`);
+    body = new Uint8Array(body.buffer ?? body, body.byteOffset, body.byteLength);
+  }
+  const prefix = checkout ? 'X-Svc-' : 'X-Webhook-';
+  // For 24 h after a rotation, order webhooks also carry the previous secret's signature.
+  const signature = `${need(`${prefix}Signature`)},${checkout ? '' : read('X-Webhook-Signature-Previous')}`;
+  const timestamp = need(`${prefix}Timestamp`);
+  if (!/^\d{1,12}$/.test(timestamp)) fail('malformed_header', `${prefix}Timestamp`);
+
+  // Each entry as lowercase hex, with its encoding: hex (any case) or base64 (standard or URL-safe), after
+  // `v1=` (checkout: only those count, other versions may appear beside them) or `sha256=` (order: optional).
+  const candidates: [string, WebhookSignatureEncoding][] = [];
   for (const part of signature.split(/[\s,]+/)) {
-    const found = tag.exec(part);
-    const decoded = found && decodeSignature(part.slice(found[0].length));
-    if (decoded && (!encoding || decoded.encoding === encoding)) candidates.push(decoded);
+    const [, v1, hex, base64] = /^(?:(v1=)|sha256=)?(?:([\da-fA-F]{64})|([\w+/-]{43})=?)$/.exec(part) ?? [];
+    if (v1 || !checkout) {
+      if (hex && encoding !== 'base64') candidates.push([hex.toLowerCase(), 'hex']);
+      if (base64 && encoding !== 'hex') candidates.push([toHex(Array.from(atob(base64.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))), 'base64']);
+    }
   }
-  if (!candidates.length) throw fail('malformed_header', `${signatureHeader} has no ${encoding ?? 'valid'} HMAC-SHA256`);
+  if (!candidates.length) fail('malformed_header', `${prefix}Signature`);
 
-  if (!(tolerance >= 0)) throw new RangeError('tolerance must be 0 (off) or more seconds');
-  const age = Math.floor(Number(input.now ?? Date.now()) / 1000) - Number(timestamp);
-  if (tolerance && Math.abs(age) > tolerance) {
-    throw age > 0
-      ? fail('timestamp_too_old', `Signed over ${tolerance} s ago: a replay, or a clock behind`)
-      : fail('timestamp_in_future', `Signed over ${tolerance} s ahead: check the clock`);
-  }
+  const age = Math.floor(+(input.now ?? Date.now()) / 1000) - +timestamp;
+  if (tolerance && Math.abs(age) > tolerance) fail(age > 0 ? 'timestamp_too_old' : 'timestamp_in_future', `${Math.abs(age)} s off, over the ${tolerance} s tolerance: a replay, or a wrong clock`);
 
-  const secrets = (typeof secret === 'string' ? [secret] : [secret].flat()).filter((s) => typeof s === 'string' && s !== '');
+  // A string is the common case: no array to flatten.
+  const secrets = (typeof input.secret === 'string' ? [input.secret] : [input.secret].flat()).filter((secret) => secret && typeof secret === 'string');
   if (!secrets.length) throw new CredentialError('The webhook secret is required');
+  const schemes = checkout ? [SCHEMES[1]!] : scheme ? [scheme] : SCHEMES;
   // Each secret with each scheme, in turn.
-  const attempt = (i: number): Delivery | Promise<Delivery> => {
-    if (i === secrets.length * schemes.length) throw fail('no_matching_signature', `No signature matches the secret and body. ${RAW_BODY}`);
+  const attempt = (i: number): unknown => {
+    if (i === secrets.length * schemes.length) fail('no_matching_signature', `check the secret. ${RAW_BODY}`);
     const scheme = schemes[i % schemes.length]!;
-    return after(hmac(secrets[(i / schemes.length) | 0]!, scheme === 'body' ? [body] : [`${timestamp}.`, body], input.crypto), (expected) => {
-      // Every candidate is compared, so the time taken does not say which matched.
-      let matched: Signature | undefined;
-      for (const candidate of candidates) if (timingSafeEqual(expected, candidate.bytes)) matched ??= candidate;
-      if (!matched) return attempt(i + 1);
-      return { event: parseJson(body), timestamp: Number(timestamp), scheme, encoding: matched.encoding, timestampSigned: scheme === 'timestamp.body' };
-    });
+    const secret = secrets[(i / schemes.length) | 0]!;
+    const check = (expected: string) => {
+      // Every candidate is compared in constant time, so the time taken does not say which matched.
+      let matched: WebhookSignatureEncoding | undefined;
+      for (const [hex, encoding] of candidates) {
+        let diff = 0;
+        for (let j = 0; j < 64; j++) diff |= expected.charCodeAt(j) ^ hex.charCodeAt(j);
+        if (!diff) matched ??= encoding;
+      }
+      return matched ? done(scheme, matched) : attempt(i + 1);
+    };
+    const expected = (crypto ? webHmac : hmac)(secret, scheme === 'body' ? '' : `${timestamp}.`, body, crypto);
+    return typeof expected === 'string' ? check(expected) : expected.then(check);
+  };
+
+  const done = (scheme: WebhookSignatureScheme, encoding: WebhookSignatureEncoding) => {
+    let event: any;
+    try {
+      event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+    } catch {}
+    if (Object(event) !== event || Array.isArray(event) || (!checkout && typeof event.event !== 'string')) fail('invalid_json', 'not a JSON event object');
+    if (!checkout) return kind ? event : { event, timestamp: +timestamp, scheme, encoding, timestampSigned: scheme !== 'body' };
+    // The event headers are not under the signature: the signed body decides, and a header
+    // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
+    for (const [field, header] of [['id', id], ['type', type]] as const) {
+      const signed = event[field];
+      if (signed !== undefined && signed !== header) fail(typeof signed === 'string' ? 'header_mismatch' : 'invalid_json', `the signed body's ${field} and its header differ`);
+    }
+    return { ...event, id, type };
   };
   return attempt(0);
-}
-
-/** A 32-byte signature written as hex (any case) or base64 (standard or URL-safe), and which. */
-function decodeSignature(text: string): Signature | undefined {
-  if (/^[\da-f]{64}$/i.test(text)) {
-    const bytes = new Uint8Array(32);
-    // A hex digit's value from its code: 0-9 from 0x30-0x39, 10-15 from a-f and A-F (0x61-0x66, 0x41-0x46).
-    const digit = (i: number) => ((i = text.charCodeAt(i)) & 15) + (i >> 6) * 9;
-    for (let i = 0; i < 32; i++) bytes[i] = (digit(i * 2) << 4) | digit(i * 2 + 1);
-    return { bytes, encoding: 'hex' };
-  }
-  // 43 characters and their padding are 32 bytes.
-  if (/^[\w+/-]{43}=?$/.test(text)) return { bytes: Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)), encoding: 'base64' };
-}
-
-function rawBody(body: unknown): Body {
-  if (typeof body === 'string') return body;
-  // A Buffer, another view or an ArrayBuffer, from any realm (a vm context, a test runner): all have a byteLength.
-  const bytes = body as Partial<ArrayBufferView> | null | undefined;
-  if (bytes?.byteLength! >= 0) return new Uint8Array((bytes!.buffer ?? bytes) as ArrayBuffer, bytes!.byteOffset, bytes!.byteLength);
-  throw fail('body_not_raw', `The body must be raw, got ${body === null ? 'null' : typeof body}. ${RAW_BODY}`);
-}
-
-function readHeader(headers: HeadersInput, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers as Headers).get(name)?.trim();
-  const record = headers as Record<string, unknown>;
-  const lower = (lowered[name] ??= name.toLowerCase());
-  // Node's req.headers are lowercase, signWebhook's as written; any other object is searched without regard to case.
-  let value = record[lower] ?? record[name];
-  if (value === undefined) for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
-  return typeof value === 'string' ? value.trim() : Array.isArray(value) ? value.join(', ').trim() : undefined;
-}
-
-function requireHeader(headers: HeadersInput, name: string): string {
-  const value = readHeader(headers, name);
-  if (!value) throw fail('missing_header', `No ${name} header: is this a Sikaramp webhook?`);
-  return value;
-}
-
-const decoder = new TextDecoder();
-
-function parseJson(body: Body): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
-  } catch {}
-  if (typeof value !== 'object' || !value || Array.isArray(value)) throw fail('invalid_json', 'The body is not a JSON object');
-  return value as Record<string, unknown>;
 }
