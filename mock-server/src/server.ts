@@ -33,6 +33,9 @@ const ALLOWED_HEADERS = [
   'x-session-token',
 ].join(', ');
 
+/** The extra headers of a request without `Origin`: none (shared, never written to). */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** Query parameters whose values `--log` never prints. */
 const SECRET_PARAM = /token|secret|key|password|jwt|signature/i;
 
@@ -189,7 +192,7 @@ async function handle(backend: MockBackend, guard: Guard, req: IncomingMessage, 
         ...(allowed === '*' ? {} : { vary: 'Origin' }),
       }
     : origin === undefined
-      ? {}
+      ? NO_HEADERS
       : { vary: 'Origin' };
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
     res.writeHead(204, {
@@ -279,7 +282,7 @@ const preparedBackends = new WeakMap<MockBackend, Prepared>();
 function prepared(backend: MockBackend): Prepared {
   const { handlers, urls } = backend;
   let done = preparedBackends.get(backend);
-  if (!done || done.handlers !== handlers || done.copy.length !== handlers.length || done.copy.some((h, i) => h !== handlers[i])) {
+  if (!done || done.handlers !== handlers || !sameItems(done.copy, handlers)) {
     const copy = [...handlers];
     done = {
       controlPath: new URL(urls.control).pathname,
@@ -291,6 +294,13 @@ function prepared(backend: MockBackend): Prepared {
     preparedBackends.set(backend, done);
   }
   return done;
+}
+
+/** Whether two lists hold the same items in the same order (a loop: this runs on every request). */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Writes a fetch Response or a DirectAnswer to a node:http response, with extra headers (CORS). */
