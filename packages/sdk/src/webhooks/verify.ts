@@ -36,12 +36,11 @@ export type WebhookVerificationReason =
 /** The webhook is not authentic, not fresh, or not readable. Answer non-2xx and apply no side effects. */
 export class WebhookVerificationError extends SikarampError {
   override name = 'WebhookVerificationError';
-  constructor(
-    /** Which check failed. */
-    readonly reason: WebhookVerificationReason,
-    message: string,
-  ) {
+  /** Which check failed. */
+  readonly reason: WebhookVerificationReason;
+  constructor(reason: WebhookVerificationReason, message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 
