@@ -40,6 +40,8 @@ export interface SampleCheck {
 export const WORKSPACE_ENTRIES: Record<string, string> = {
   '@sikaramp/sdk': 'packages/sdk/src/index.ts',
   '@sikaramp/sdk/webhooks': 'packages/sdk/src/webhooks/index.ts',
+  '@sikaramp/sdk/webhooks/dedupe': 'packages/sdk/src/webhooks/dedupe.ts',
+  '@sikaramp/sdk/webhooks/testing': 'packages/sdk/src/webhooks/testing.ts',
   '@sikaramp/sdk/webhooks/sqlite': 'packages/sdk/src/webhooks/sqlite.ts',
   '@sikaramp/sdk/redis': 'packages/sdk/src/redis/index.ts',
   '@sikaramp/sdk/anchor': 'packages/sdk/src/anchor/index.ts',

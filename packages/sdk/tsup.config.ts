@@ -10,7 +10,11 @@ export default defineConfig({
     'webhooks/index': 'src/webhooks/index.ts',
     // The same API on node:crypto, for the node, bun and deno export conditions.
     'webhooks/node': 'src/webhooks/node.ts',
+    'webhooks/dedupe': 'src/webhooks/dedupe.ts',
     'webhooks/sqlite': 'src/webhooks/sqlite.ts',
+    // Signing for merchants' tests, apart from the verifiers, on Web Crypto and on node:crypto as above.
+    'webhooks/testing': 'src/webhooks/testing.ts',
+    'webhooks/testing-node': 'src/webhooks/testing-node.ts',
     'redis/index': 'src/redis/index.ts',
     'anchor/index': 'src/anchor/index.ts',
     // The adapters are entries of their own, so that `@sikaramp/sdk/handlers` names no framework.

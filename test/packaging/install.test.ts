@@ -12,8 +12,8 @@ import { createConsumer, nodeOnPath, PACKAGES, type Consumer, type Manifest, typ
 /** The subpaths the fixtures load, by format; a new export fails the test below until it is loaded here too. */
 const LOADED: Record<PackageName, { esm: string[]; cjs: string[] }> = {
   '@sikaramp/sdk': {
-    esm: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './openapi.json', './package.json'],
-    cjs: ['.', './webhooks', './webhooks/sqlite', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
+    esm: ['.', './webhooks', './webhooks/dedupe', './webhooks/sqlite', './webhooks/testing', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './openapi.json', './package.json'],
+    cjs: ['.', './webhooks', './webhooks/dedupe', './webhooks/sqlite', './webhooks/testing', './redis', './anchor', './handlers', './handlers/express', './handlers/hono', './handlers/fastify', './handlers/next', './package.json'],
   },
   '@sikaramp/widget': { esm: ['.', './react', './package.json'], cjs: [] },
   '@sikaramp/mock-server': { esm: ['.', './client', './package.json'], cjs: [] },
@@ -62,7 +62,7 @@ describe.each(Object.keys(PACKAGES) as PackageName[])('%s tarball', (name) => {
 interface SdkReport {
   name: string;
   resolved: Record<string, string>;
-  exports: Record<'.' | './webhooks' | './webhooks/sqlite' | './anchor', string[]>;
+  exports: Record<'.' | './webhooks' | './webhooks/dedupe' | './webhooks/sqlite' | './webhooks/testing' | './anchor', string[]>;
   dedupe: { first: unknown; again: unknown };
   oneErrorHierarchy: boolean;
   webhook: { event: string; signature: string; expected: string; tampered?: { name: string; reason: string; isSikarampError: boolean } };
@@ -87,7 +87,9 @@ describe.each([
       '@sikaramp/sdk': `/dist/index${extension}`,
       // Node takes the `node` condition: the build on node:crypto's synchronous HMAC.
       '@sikaramp/sdk/webhooks': `/dist/webhooks/node${extension}`,
+      '@sikaramp/sdk/webhooks/dedupe': `/dist/webhooks/dedupe${extension}`,
       '@sikaramp/sdk/webhooks/sqlite': `/dist/webhooks/sqlite${extension}`,
+      '@sikaramp/sdk/webhooks/testing': `/dist/webhooks/testing-node${extension}`,
       '@sikaramp/sdk/anchor': `/dist/anchor/index${extension}`,
     };
     expect(Object.keys(report.resolved)).toEqual(Object.keys(builds));
@@ -96,7 +98,12 @@ describe.each([
       expect(report.resolved[id]?.endsWith(build)).toBe(true);
     }
     expect(report.exports['.']).toEqual(expect.arrayContaining(['CheckoutClient', 'RampClient', 'WidgetClient', 'MerchantClient', 'ValidationError']));
-    expect(report.exports['./webhooks']).toEqual(expect.arrayContaining(['verifyWebhook', 'verifyCheckoutWebhook', 'signWebhook']));
+    expect(report.exports['./webhooks']).toEqual(expect.arrayContaining(['verifyWebhook', 'verifyWebhookDelivery', 'verifyCheckoutWebhook', 'WebhookVerificationError']));
+    // Verification only: signing and de-duplication are subpaths of their own.
+    expect(report.exports['./webhooks']).not.toContain('signWebhook');
+    expect(report.exports['./webhooks']).not.toContain('createDeduplicator');
+    expect(report.exports['./webhooks/dedupe'].toSorted()).toEqual(['DEFAULT_DEDUPE_LEASE_SECONDS', 'DEFAULT_DEDUPE_TTL_SECONDS', 'MemoryDedupeStore', 'createDeduplicator', 'webhookEventKey']);
+    expect(report.exports['./webhooks/testing'].toSorted()).toEqual(['signCheckoutWebhook', 'signWebhook']);
     expect(report.exports['./anchor']).toEqual(expect.arrayContaining(['AnchorClient', 'validateChallenge', 'ChallengeError']));
     expect(report.exports['./webhooks/sqlite']).toEqual(['SqliteDedupeStore']);
     expect(report.openapi).toBe('3.1.0');

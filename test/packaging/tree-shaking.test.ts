@@ -87,22 +87,26 @@ describe('a bundle that imports the drop-in handlers from @sikaramp/sdk/handlers
   });
 });
 
-describe('@sikaramp/sdk/webhooks per runtime', () => {
-  const source = "import { verifyWebhook } from '@sikaramp/sdk/webhooks';\nexport { verifyWebhook };";
-  const build = (inputs: string[]) => inputs.find((input) => input.includes('/dist/webhooks/'))?.replace(/.*\/dist\//, 'dist/');
+describe.each([
+  ['@sikaramp/sdk/webhooks', 'verifyWebhook', 'node', 'index'],
+  ['@sikaramp/sdk/webhooks/testing', 'signWebhook', 'testing-node', 'testing'],
+])('%s per runtime', (subpath, name, nodeBuild, webBuild) => {
+  const source = `import { ${name} } from '${subpath}';\nexport { ${name} };`;
 
   it.each([
-    ['Node', 'dist/webhooks/node.js', {}],
-    ['Bun', 'dist/webhooks/node.js', { platform: 'neutral', conditions: ['bun', 'import'] }],
-    ['Deno', 'dist/webhooks/node.js', { platform: 'neutral', conditions: ['deno', 'import'] }],
-    ['a browser', 'dist/webhooks/index.js', { platform: 'browser' }],
-    ['Cloudflare Workers', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['workerd', 'worker', 'import'] }],
-    ['Vercel Edge', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['edge-light', 'import'] }],
-    ['an unknown runtime', 'dist/webhooks/index.js', { platform: 'neutral', conditions: ['import'] }],
-  ] as const)('%s gets %s', async (_runtime, expected, target) => {
+    ['Node', 'node:crypto', {}],
+    ['Bun', 'node:crypto', { platform: 'neutral', conditions: ['bun', 'import'] }],
+    ['Deno', 'node:crypto', { platform: 'neutral', conditions: ['deno', 'import'] }],
+    ['a browser', 'Web Crypto', { platform: 'browser' }],
+    ['Cloudflare Workers', 'Web Crypto', { platform: 'neutral', conditions: ['workerd', 'worker', 'import'] }],
+    ['Vercel Edge', 'Web Crypto', { platform: 'neutral', conditions: ['edge-light', 'import'] }],
+    ['an unknown runtime', 'Web Crypto', { platform: 'neutral', conditions: ['import'] }],
+  ] as const)('%s gets the %s build', async (_runtime, kind, target) => {
     const bundled = await bundle(source, target);
-    expect(build(bundled.inputs)).toBe(expected);
-    expect(bundled.text.includes('node:crypto')).toBe(expected.endsWith('node.js'));
+    const has = (build: string) => bundled.inputs.some((input) => input.endsWith(`/dist/webhooks/${build}.js`));
+    expect(has(nodeBuild)).toBe(kind === 'node:crypto');
+    expect(has(kind === 'node:crypto' ? nodeBuild : webBuild)).toBe(true);
+    expect(bundled.text.includes('node:crypto')).toBe(kind === 'node:crypto');
   });
 });
 

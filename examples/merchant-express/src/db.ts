@@ -18,7 +18,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { TokenStore } from '@sikaramp/sdk';
 import { SqliteTransactionOwners, type TransactionOwners } from '@sikaramp/sdk/handlers';
 import { fromNodeRedis, RedisDedupeStore, RedisTokenCache, RedisTransactionOwners } from '@sikaramp/sdk/redis';
-import type { DedupeStore } from '@sikaramp/sdk/webhooks';
+import type { DedupeStore } from '@sikaramp/sdk/webhooks/dedupe';
 import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';
 import { createClient } from 'redis';
 

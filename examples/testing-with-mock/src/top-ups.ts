@@ -5,7 +5,8 @@
  * payment webhooks are verified and kept, once each, for the support team.
  */
 import { RampClient, type WaitClock } from '@sikaramp/sdk';
-import { isRampPaymentEvent, verifyWebhook, webhookEventKey, type HeadersInput } from '@sikaramp/sdk/webhooks';
+import { isRampPaymentEvent, verifyWebhook, type HeadersInput } from '@sikaramp/sdk/webhooks';
+import { webhookEventKey } from '@sikaramp/sdk/webhooks/dedupe';
 
 export interface TopUpUser {
   firstName: string;

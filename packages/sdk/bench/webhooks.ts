@@ -4,7 +4,8 @@ import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
 import * as web from '../dist/webhooks/index.js';
 // What Node, Bun and Deno load through the package's export conditions.
-import { signCheckoutWebhook, signWebhook, verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/node.js';
+import { verifyCheckoutWebhook, verifyWebhook } from '../dist/webhooks/node.js';
+import { signCheckoutWebhook, signWebhook } from '../dist/webhooks/testing-node.js';
 import { compare, fmt, ratio, type Result } from './measure.ts';
 
 const payload = {

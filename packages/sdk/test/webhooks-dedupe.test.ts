@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeduplicator, MemoryDedupeStore, webhookEventKey, type DedupeStore } from '../src/webhooks/index.js';
+import { createDeduplicator, MemoryDedupeStore, webhookEventKey, type DedupeStore } from '../src/webhooks/dedupe.js';
 
 describe('webhook de-duplication', () => {
   it('runs the handler once per event id, even for deliveries that arrive together', async () => {

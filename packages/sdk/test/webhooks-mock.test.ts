@@ -10,8 +10,8 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RampClient } from '../src/clients/ramp.js';
 import type { WidgetClient } from '../src/clients/widget.js';
+import { createDeduplicator } from '../src/webhooks/dedupe.js';
 import {
-  createDeduplicator,
   verifyCheckoutWebhook,
   verifyWebhook,
   WebhookVerificationError,

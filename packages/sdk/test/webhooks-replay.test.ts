@@ -8,13 +8,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  signWebhook,
   verifyCheckoutWebhook,
   verifyWebhook,
   verifyWebhookDelivery,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../src/webhooks/index.js';
+import { signWebhook } from '../src/webhooks/testing.js';
 
 const SECRET = 'whsec_replay_0123456789';
 const CAPTURED_AT = 1_767_225_600; // 2026-01-01T00:00:00Z

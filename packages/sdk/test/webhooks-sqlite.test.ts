@@ -13,15 +13,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RampClient } from '../src/clients/ramp.js';
-import {
-  createDeduplicator,
-  MemoryDedupeStore,
-  verifyWebhookDelivery,
-  WebhookVerificationError,
-  type DedupeStore,
-  type Deduplicator,
-  type WebhookEvent,
-} from '../src/webhooks/index.js';
+import { createDeduplicator, MemoryDedupeStore, type DedupeStore, type Deduplicator } from '../src/webhooks/dedupe.js';
+import { verifyWebhookDelivery, WebhookVerificationError, type WebhookEvent } from '../src/webhooks/index.js';
 import { SqliteDedupeStore } from '../src/webhooks/sqlite.js';
 import { newMerchant } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';

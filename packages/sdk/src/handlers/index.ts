@@ -19,4 +19,4 @@ export {
   type CheckoutWebhookHandlerOptions,
 } from './webhook.js';
 export type { ErrorReporter } from './response.js';
-export { MemoryDedupeStore, type DedupeStore } from '../webhooks/index.js';
+export { MemoryDedupeStore, type DedupeStore } from '../webhooks/dedupe.js';

@@ -12,13 +12,12 @@
  * | 413 | a body over `maxBodyBytes` |
  * | 500 | `onEvent`, `onDuplicate` or the store failed; after `onEvent`, the key is released, so the retry runs it again |
  */
+import { createDeduplicator, type DedupeStore } from '../webhooks/dedupe.js';
 import {
-  createDeduplicator,
   verifyCheckoutWebhook,
   verifyWebhook,
   WebhookVerificationError,
   type CheckoutWebhookEvent,
-  type DedupeStore,
   type WebhookEvent,
   type WebhookSignatureScheme,
 } from '../webhooks/index.js';

@@ -1,11 +1,18 @@
 /**
- * De-duplication of webhook deliveries. The same event can arrive more than once (retries,
+ * @sikaramp/sdk/webhooks/dedupe: de-duplication of webhook deliveries, platform-neutral (no
+ * crypto, no Node module). The same event can arrive more than once (retries,
  * status synchronisation, a manual retry, a replay by whoever captured a delivery: order
  * webhooks do not sign their timestamp), and several deliveries of it can arrive at once;
  * the handler must run once. The store is pluggable: the in-memory default serves one
  * process until it restarts; `@sikaramp/sdk/webhooks/sqlite` keeps keys across restarts, and
  * a merchant with several processes backs it with Redis (`SET key 1 NX EX ttl` / `DEL key`)
- * or a database table with a unique key.
+ * or a database table with a unique key (`@sikaramp/sdk/redis` has one).
+ *
+ * ```ts
+ * import { createDeduplicator } from '@sikaramp/sdk/webhooks/dedupe';
+ * const dedupe = createDeduplicator({ store });
+ * const { duplicate } = await dedupe.once(event, () => fulfil(event));
+ * ```
  */
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 

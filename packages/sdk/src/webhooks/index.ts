@@ -1,8 +1,10 @@
 /**
- * @sikaramp/sdk/webhooks: verify, sign and de-duplicate Sikaramp webhooks. This build
- * computes the HMAC with Web Crypto (edge runtimes, browsers, the default); Node, Bun and Deno
- * load `node.ts` instead, the same API on node:crypto. Loads neither ky, zod nor @stellar/stellar-sdk. Order webhooks do not sign their timestamp,
- * so de-duplicate in a store that survives a restart (`@sikaramp/sdk/webhooks/sqlite`).
+ * @sikaramp/sdk/webhooks: verify Sikaramp webhooks. This build computes the HMAC with Web
+ * Crypto (edge runtimes, browsers, the default); Node, Bun and Deno load `node.ts` instead, the
+ * same API on node:crypto. Loads neither ky, zod nor @stellar/stellar-sdk. Order webhooks do
+ * not sign their timestamp, so de-duplicate (`@sikaramp/sdk/webhooks/dedupe`) in a store that
+ * survives a restart (`@sikaramp/sdk/webhooks/sqlite`); `@sikaramp/sdk/webhooks/testing` signs
+ * deliveries for your own tests.
  *
  * ```ts
  * import { verifyWebhook } from '@sikaramp/sdk/webhooks';
@@ -14,7 +16,6 @@
  */
 import { webHmac } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
-import { signCheckout, signOrder, type SignCheckoutWebhookInput, type SignedWebhook, type SignOrderWebhookInput } from './sign.js';
 import { verify, type VerifiedWebhook, type VerifyOrderWebhookInput, type VerifyWebhookInput } from './verify.js';
 
 /**
@@ -34,18 +35,6 @@ export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Pro
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
 export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, webHmac);
 
-/**
- * Signs an order or ramp payment webhook as the service does, for your own tests: `X-Webhook-Signature`,
- * the lowercase hex HMAC-SHA256 of the body (or of `<timestamp>.<body>` with `scheme`), and `X-Webhook-Timestamp`.
- */
-export const signWebhook = (input: SignOrderWebhookInput): Promise<SignedWebhook> => signOrder(input, webHmac);
-
-/**
- * Signs a checkout webhook as the service does, for your own tests: `X-Svc-Signature: v1=<hex HMAC-SHA256 of
- * "<timestamp>.<body>">` with `X-Svc-Timestamp`, `X-Svc-Event-ID` and `X-Svc-Event-Type`.
- */
-export const signCheckoutWebhook = (input: SignCheckoutWebhookInput): Promise<SignedWebhook> => signCheckout(input, webHmac);
-
 export {
   WebhookVerificationError,
   DEFAULT_TOLERANCE_SECONDS,
@@ -57,19 +46,6 @@ export {
   type WebhookVerificationReason,
   type HeadersInput,
 } from './verify.js';
-export { type SignWebhookInput, type SignOrderWebhookInput, type SignCheckoutWebhookInput, type SignedWebhook } from './sign.js';
-export {
-  createDeduplicator,
-  MemoryDedupeStore,
-  webhookEventKey,
-  DEFAULT_DEDUPE_TTL_SECONDS,
-  DEFAULT_DEDUPE_LEASE_SECONDS,
-  type DedupeStore,
-  type Deduplicator,
-  type DeduplicatorOptions,
-  type DedupeResult,
-  type MemoryDedupeStoreOptions,
-} from './dedupe.js';
 export {
   isOrderEvent,
   isRampPaymentEvent,

@@ -1,6 +1,6 @@
 /**
  * Builds signed webhook requests, exactly as the service sends them, for merchants' own
- * tests: post `body` with `headers` to your endpoint and it must accept them.
+ * tests; `testing.ts` and `testing-node.ts` bind an HMAC.
  */
 import { webHmac, type Hmac, type WebCrypto } from './crypto.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';

@@ -7,7 +7,7 @@
  *
  * ```ts
  * import { DatabaseSync } from 'node:sqlite';
- * import { createDeduplicator } from '@sikaramp/sdk/webhooks';
+ * import { createDeduplicator } from '@sikaramp/sdk/webhooks/dedupe';
  * import { SqliteDedupeStore } from '@sikaramp/sdk/webhooks/sqlite';
  * const dedupe = createDeduplicator({ store: new SqliteDedupeStore(new DatabaseSync('webhooks.db')) });
  * ```

@@ -9,9 +9,16 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as webBuild from '../../src/webhooks/index.js';
-import { createDeduplicator, WebhookVerificationError, type VerifyWebhookInput, type WebhookVerificationReason } from '../../src/webhooks/index.js';
-import * as nodeBuild from '../../src/webhooks/node.js';
+import { createDeduplicator } from '../../src/webhooks/dedupe.js';
+import * as webVerifiers from '../../src/webhooks/index.js';
+import { WebhookVerificationError, type VerifyWebhookInput, type WebhookVerificationReason } from '../../src/webhooks/index.js';
+import * as nodeVerifiers from '../../src/webhooks/node.js';
+import * as nodeTesting from '../../src/webhooks/testing-node.js';
+import * as webTesting from '../../src/webhooks/testing.js';
+
+/** Each build: its verifiers and its signers. */
+const webBuild = { ...webVerifiers, ...webTesting };
+const nodeBuild = { ...nodeVerifiers, ...nodeTesting };
 
 const RUNS = 100;
 
