@@ -2,15 +2,10 @@
  * How dist/custom-elements.json is made from the source (tsup runs the analyzer after each build,
  * see tsup.config.ts). The analyzer reads the class's JSDoc (@fires, @csspart, @cssproperty,
  * @slot) and its fields; this plugin adds what it cannot see in our code, all read from the
- * source too: the attributes (the `PROPS` map behind `observedAttributes`), their defaults
- * (`DEFAULTS`), the tag name (`TAG_NAME`), and the one module the package ships, dist/index.js.
+ * source too: the attributes and their defaults (the `PROPS` table behind `observedAttributes`),
+ * the tag name (`TAG_NAME`), and the one module the package ships, dist/index.js.
  */
 const MODULE = 'dist/index.js';
-
-/** `{ name: initializer text }` of an object literal. */
-function entries(ts, node) {
-  return Object.fromEntries(node.properties.map((p) => [p.name.getText(), p.initializer.getText()]));
-}
 
 function rampWidget() {
   const source = { props: {}, defaults: {}, consts: {}, tag: '' };
@@ -20,9 +15,14 @@ function rampWidget() {
       if (!ts.isVariableDeclaration(node) || !node.initializer) return;
       const name = node.name.getText();
       const value = node.initializer;
-      if (name == 'PROPS' && ts.isObjectLiteralExpression(value)) source.props = entries(ts, value);
-      else if (name == 'DEFAULTS' && ts.isObjectLiteralExpression(value)) source.defaults = entries(ts, value);
-      else if (name == 'TAG_NAME' && ts.isStringLiteral(value)) source.tag = value.text;
+      // PROPS is `{ attribute: [prop, default?, Number?] } as const`.
+      if (name == 'PROPS') {
+        for (const { name: attribute, initializer } of value.expression.properties) {
+          const [prop, initial] = initializer.elements;
+          source.props[prop.text] = attribute.text;
+          if (initial && initial.getText() != 'undefined') source.defaults[prop.text] = initial.getText();
+        }
+      } else if (name == 'TAG_NAME' && ts.isStringLiteral(value)) source.tag = value.text;
       else if (ts.isStringLiteral(value)) source.consts[name] = value.getText();
     },
     packageLinkPhase({ customElementsManifest: manifest }) {
@@ -41,7 +41,7 @@ function rampWidget() {
         if (type?.includes('=>') && type.endsWith(' | undefined')) member.type.text = `(${type.slice(0, -12)}) | undefined`;
         const value = source.defaults[member.name];
         if (value) member.default = source.consts[value] ?? value;
-        if (source.props[member.name]) member.attribute = JSON.parse(source.props[member.name].replace(/'/g, '"'));
+        if (source.props[member.name]) member.attribute = source.props[member.name];
       }
       element.attributes = element.members
         .filter((m) => m.attribute)

@@ -4,18 +4,18 @@
  * attributes mapped to them, and one lit-html render per task into an open shadow root.
  */
 import { render } from 'lit-html';
-import { DEFAULTS, type Prop, PROPS } from './props.js';
+import { type Attribute, PROPS } from './props.js';
 import { styles } from './ramp-widget.styles.js';
 
 // In Node (server-side rendering) there is no HTMLElement: the class is defined there, never constructed.
 const Base = (globalThis.HTMLElement ?? Object) as typeof HTMLElement;
 
 export abstract class ReactiveElement extends Base {
-  static observedAttributes = Object.values(PROPS);
+  static observedAttributes = Object.keys(PROPS);
 
   // An accessor per property, on the prototype. A change re-renders.
   static {
-    for (const prop in PROPS)
+    for (const [prop] of Object.values(PROPS))
       Object.defineProperty(this.prototype, prop, {
         get(this: ReactiveElement) {
           return this.#props[prop];
@@ -39,19 +39,16 @@ export abstract class ReactiveElement extends Base {
     super();
     // A property the page set before the element was defined is an own property hiding the
     // accessor: it goes through the accessor instead, and wins over the default.
-    for (const prop in PROPS) {
+    for (const [prop, initial] of Object.values(PROPS)) {
       const value = (this as Record<string, unknown>)[prop];
       delete (this as Record<string, unknown>)[prop];
-      (this as Record<string, unknown>)[prop] = value ?? DEFAULTS[prop as Prop];
+      (this as Record<string, unknown>)[prop] = value ?? initial;
     }
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null) {
-    for (const prop in PROPS) {
-      if (PROPS[prop as Prop] == name) {
-        (this as Record<string, unknown>)[prop] = value != null && /^(amount|poll-interval)$/.test(name) ? +value : value;
-      }
-    }
+    const [prop, , read] = PROPS[name as Attribute] as readonly [string, unknown?, NumberConstructor?];
+    (this as Record<string, unknown>)[prop] = value != null && read ? read(value) : value;
   }
 
   /** The template of the current state. */

@@ -4,23 +4,16 @@
  * React's `JSX.IntrinsicElements`; another framework's is the same interface in its own namespace.
  */
 import type { RampEvent, RampEventMap } from './events.js';
+import type { PROPS } from './props.js';
 import type { RampWidget } from './ramp-widget.js';
 
+/** Each attribute of props.ts's table, of the type of the property it sets; a number's as its text too. */
+type PropAttributes = {
+  [A in keyof typeof PROPS]?: RampWidget[(typeof PROPS)[A][0]] | ((typeof PROPS)[A] extends readonly [unknown, unknown, NumberConstructor] ? string : never);
+};
+
 /** The attributes, as a template (and a server render) writes them. */
-export interface RampWidgetAttributes {
-  'data-api-key'?: string;
-  flow?: 'buy' | 'sell';
-  mode?: 'iframe' | 'popup' | 'redirect';
-  'session-url'?: string;
-  'status-url'?: string;
-  'api-base'?: string;
-  /** Read as a number. */
-  amount?: number | string;
-  asset?: string;
-  destination?: string;
-  allow?: string;
-  /** Read as a number, milliseconds. */
-  'poll-interval'?: number | string;
+export interface RampWidgetAttributes extends PropAttributes {
   lang?: string;
 }
 
