@@ -2,6 +2,7 @@ import { html, nothing } from 'lit-html';
 import { freighterAddress, readConfig, readStatus, startSession } from './backend.js';
 import { focused, pending, popup } from './dom.js';
 import { ReactiveElement } from './element.js';
+import { LIFECYCLE, type LifecycleEvent, type State } from './lifecycle.js';
 import type {
   RampError,
   RampErrorCode,
@@ -80,16 +81,15 @@ export class RampWidget extends ReactiveElement {
   #tx?: RampTransaction;
   #url = '';
   #origin = '';
+  /** Where the flow is; only #to moves it, by lifecycle.ts's table. */
+  #state: State = 'idle';
+  /** The popup; null for the iframe. */
   #win?: Window | null;
   #trigger?: HTMLElement | null;
-  #open = false;
-  /** Waiting for your backend's session: the button is busy, and a click starts nothing. */
-  #busy = false;
-  /** What `open()` returned last: a call while the flow is opening or open gets it too. */
+  /** What `open()` returned last: a call while the flow is opening, blocked or open gets it too. */
   #result?: Promise<RampResult>;
   /** Its resolve and reject. */
   #settle?: [(result: RampResult) => void, (error: RampError) => void];
-  #blocked = false;
   #error = '';
   #wallet = '';
   #timer?: ReturnType<typeof setTimeout>;
@@ -108,23 +108,39 @@ export class RampWidget extends ReactiveElement {
 
   /**
    * Opens the flow; resolves with the completed transaction, or rejects with a {@link RampError}
-   * whose `code` says why (`closed` when the customer closed it first). A call while the flow is
-   * opening or open returns the same promise. In redirect mode it never settles: the page leaves.
-   * In popup mode call it from a click handler: the window opens before anything is awaited, so
-   * browsers allow it.
+   * whose `code` says why: `secret_key`, `session_failed`, `transaction_failed`, or `closed` when
+   * the customer closed it first. A call while the flow is opening or open returns the same
+   * promise. In redirect mode it never settles: the page leaves. In popup mode call it from a
+   * click handler: the window opens before anything is awaited, so browsers allow it.
    */
   open(): Promise<RampResult> {
+    let win;
     // A popup the customer just closed may not have been noticed yet (it is checked every 500 ms).
     if (this.#win?.closed) this.close();
-    // The click the browser blocked the popup for is done: this one can open it.
-    if (this.#blocked) this.#continue();
+    // The click the browser blocked the popup for is done: this one (Continue's, or the open
+    // button's) can open it, for the session there is, so nothing is awaited. Blocked again, it stays.
+    if (this.#state == 'blocked' && (win = popup())) {
+      this.#trigger = focused();
+      this.#show(win);
+    }
     if (this.#secret) return Promise.reject(rampError('secret_key', this.#t.secret));
-    // A new transaction, unless one is opening or open: its promise, settled or not, again.
-    if (!(this.#busy || this.#open || this.#blocked)) {
+    // A new transaction, unless one is opening, blocked or open: its promise, settled or not, again.
+    if (this.#to('open')) {
       this.#result = new Promise((...settle) => (this.#settle = settle));
       this.#start();
     }
     return this.#result!;
+  }
+
+  /**
+   * Moves the flow by `event` (lifecycle.ts) and renders it: the render's promise; undefined,
+   * and nothing changes, where the table has no row for `event` in the current state.
+   */
+  #to(event: LifecycleEvent): Promise<void> | undefined {
+    const state = (LIFECYCLE[this.#state] as { [E in LifecycleEvent]?: State })[event];
+    if (!state) return;
+    this.#state = state;
+    return this.update();
   }
 
   /** The open button: the page may not be awaiting the promise, so its rejection is not unhandled. */
@@ -138,8 +154,6 @@ export class RampWidget extends ReactiveElement {
   }
 
   async #start() {
-    this.#busy = true;
-    this.update();
     this.#trigger = focused();
     const win = this.mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
@@ -153,34 +167,30 @@ export class RampWidget extends ReactiveElement {
     let session;
     try {
       session = await startSession(this, request);
-      this.#url = session.url.href;
-      this.#origin = session.url.origin;
     } catch (error) {
       win?.close();
-      return this.#fail('session_failed', this.#t.session + (error as Error).message);
-    } finally {
-      this.#busy = false;
-      this.update();
+      this.#end(this.#fail('session_failed', this.#t.session + (error as Error).message));
+      return this.#to('fail');
     }
+    this.#url = session.url.href;
+    this.#origin = session.url.origin;
     this.#id = session.id;
     this.#tx = undefined;
-    this.#error = '';
     if (win || this.mode != 'popup') return this.#show(win);
     // The promise stays pending: the Continue button opens the popup for this same transaction.
-    this.#blocked = true;
+    this.#to('block');
     this.#fail('popup_blocked', this.#t.blocked);
   }
 
   /** Closes the iframe or popup. The transaction goes on; its status is then polled from `status-url`. */
   close(): void {
-    if (!this.#open) return;
-    this.#open = false;
+    // Nothing open (idle, opening, blocked): nothing to close.
+    if (!this.#to('close')) return;
     clearTimeout(this.#timer);
     removeEventListener('message', this.#onMessage); // window's
     this.#win?.close();
     // Leave the modal state before moving focus, or the page is still inert.
-    this.#dialog?.close();
-    this.update();
+    this.shadowRoot!.querySelector('dialog')?.close();
     this.#emit('ramp-close', { transaction: this.#tx });
     // No-op once final: the promise settled then.
     this.#end(rampError('closed', 'Closed.', this.#tx));
@@ -220,56 +230,49 @@ export class RampWidget extends ReactiveElement {
     const t = this.#t;
     const title = this.flow == 'sell' ? t.sell : t.buy;
     const wallet = this.#wallet;
+    const state = this.#state;
+    const busy = state == 'opening';
     // Line breaks sit inside ${} only: whitespace in the template text would ship as it is.
     // The iframe's sandbox grants what the interactive page uses: scripts, its own origin (its API,
     // and the origin its messages carry) and forms; never top navigation, popups, modals or downloads.
     // While your backend answers, the button stays focusable (a disabled one would drop focus)
     // but is busy and ignores clicks; the status region next to it says why, to eyes and ears.
-    return html`<button part="button" ?disabled=${this.#secret} aria-busy=${this.#busy} aria-disabled=${this.#busy} @click=${this.#click}><slot>${title}</slot></button><span part="status" role="status">${this.#busy ? t.loading : ''}</span> ${
+    return html`<button part="button" ?disabled=${this.#secret} aria-busy=${busy} aria-disabled=${busy} @click=${this.#click}><slot>${title}</slot></button><span part="status" role="status">${busy ? t.loading : ''}</span> ${
       this.flow == 'buy' && (!this.destination || wallet)
         ? html`<button part="wallet" @click=${this.#connect}>${wallet ? `${wallet.slice(0, 4)}…${wallet.slice(-4)}` : t.wallet}</button>`
         : nothing
     }${this.#error ? html`<p part="message" role="alert">${this.#error}</p>` : nothing}${
-      this.#blocked ? html`<button part="continue" @click=${this.#continue}>${t.continue}</button>` : nothing
+      state == 'blocked' ? html`<button part="continue" @click=${this.#click}>${t.continue}</button>` : nothing
     }${
-      this.#open && !this.#win
+      state == 'open' && !this.#win
         ? html`<dialog part="dialog" aria-label=${title} @cancel=${this.#cancel}><header><h2>${title}</h2><button part="close" aria-label=${t.close} autofocus @click=${this.close}>×</button></header><iframe part="frame" title=${title} allow=${this.allow} sandbox="allow-scripts allow-same-origin allow-forms" src=${this.#url}></iframe></dialog>`
         : nothing
     }`;
   }
 
-  get #dialog() {
-    return this.shadowRoot!.querySelector('dialog');
-  }
-
-  /** Shows the flow in the popup `win`, in the modal iframe, or (redirect) in this page. */
+  /**
+   * Shows the flow in the popup `win`, in the modal iframe, or (redirect) in this page. Open
+   * before ramp-open fires, so that a listener's close() or open() meets an open flow.
+   */
   async #show(win: Window | null) {
-    this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
+    this.#win = win;
+    this.#error = '';
     if (this.mode == 'redirect') {
+      this.#to('redirect');
+      this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
       pending(this.flow, this.#id);
       return location.assign(this.#url);
     }
-    this.#win = win;
-    this.#open = true;
+    const rendered = this.#to('show');
     addEventListener('message', this.#onMessage); // window's
-    const rendered = this.update();
     if (win) {
       win.location.href = this.#url;
       this.#timer = setInterval(() => win.closed && this.close(), 500);
-    } else {
-      await rendered;
-      this.#dialog!.showModal();
     }
-  }
-
-  /** A second click after the browser blocked the popup: the session exists, so nothing is awaited. */
-  #continue() {
-    const win = popup();
-    if (!win) return;
-    this.#blocked = false;
-    this.#error = '';
-    this.#trigger = focused();
-    this.#show(win);
+    this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
+    await rendered;
+    // (Absent when a ramp-open listener closed it.)
+    if (!win) this.shadowRoot!.querySelector('dialog')?.showModal();
   }
 
   /** Escape: our close, so that focus goes back to the trigger. */
@@ -300,7 +303,7 @@ export class RampWidget extends ReactiveElement {
     if (status == 'completed') {
       this.#emit('ramp-complete', { transaction });
       this.#end({ transaction });
-    } else this.#fail('transaction_failed', transaction.message ?? status, transaction);
+    } else this.#end(this.#fail('transaction_failed', transaction.message ?? status, transaction));
   }
 
   /** Polls your backend while the transaction is unfinished and no window can send messages. */
@@ -312,7 +315,7 @@ export class RampWidget extends ReactiveElement {
       try {
         this.#report(await readStatus(this, id));
       } catch {}
-      if (!this.#open) this.#poll();
+      if (this.#state != 'open') this.#poll();
     }, this.pollInterval);
   }
 
@@ -348,12 +351,12 @@ export class RampWidget extends ReactiveElement {
     }
   }
 
-  /** Shows the error and fires `ramp-error`; one that ends the flow also rejects `open()`'s promise. */
+  /** Shows the error and fires `ramp-error`; returns it as `open()`'s rejection, which #end gets from the failures that end the flow. */
   #fail(code: RampErrorCode, message: string, transaction?: RampTransaction) {
     this.#error = message;
     this.update();
     this.#emit('ramp-error', { code, message, transaction });
-    if (code == 'session_failed' || code == 'transaction_failed') this.#end(rampError(code, message, transaction));
+    return rampError(code, message, transaction);
   }
 
   #emit<K extends keyof RampEventMap>(type: K, detail: RampEventMap[K]) {
