@@ -4,6 +4,7 @@
  * stack. Checked twice: the bundle's text for markers of each, and esbuild's list of the files
  * that contributed to it. The anchor bundle shows that the markers do find what they mark.
  */
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, type Consumer } from './helpers/consumer.js';
@@ -20,6 +21,8 @@ interface Bundle {
   /** Files that contributed bytes to the bundle, relative to the project. */
   inputs: string[];
   bytes: number;
+  /** The minified bundle's size after gzip -9, as packages/sdk/bench/size.ts measures it. */
+  gzip: number;
 }
 
 let consumer: Consumer;
@@ -47,7 +50,7 @@ async function bundle(source: string, target: { platform?: 'node' | 'browser' | 
     logLevel: 'silent',
   });
   const output = Object.values(result.metafile.outputs)[0]!;
-  return { text: result.outputFiles[0]!.text, inputs: Object.keys(output.inputs), bytes: output.bytes };
+  return { text: result.outputFiles[0]!.text, inputs: Object.keys(output.inputs), bytes: output.bytes, gzip: gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length };
 }
 
 const containing = (text: string, markers: string[]) => markers.filter((marker) => text.includes(marker));
@@ -107,6 +110,22 @@ describe.each([
     expect(has(nodeBuild)).toBe(kind === 'node:crypto');
     expect(has(kind === 'node:crypto' ? nodeBuild : webBuild)).toBe(true);
     expect(bundled.text.includes('node:crypto')).toBe(kind === 'node:crypto');
+  });
+});
+
+describe('the size of @sikaramp/sdk/webhooks in a merchant\'s bundle', () => {
+  // Measured plus about 5%, so that growth fails the build; lower them when it shrinks. Issue 17
+  // asks for 1,536 bytes; the verifiers measured 1,901 (node) and 1,846 (browser) when these were set.
+  const ALL = "export * from '@sikaramp/sdk/webhooks';";
+  const VERIFIERS = "export { verifyWebhook, verifyCheckoutWebhook, WebhookVerificationError } from '@sikaramp/sdk/webhooks';";
+  it.each([
+    { what: 'all of it', source: ALL, platform: 'node', budget: 2_120 },
+    { what: 'all of it', source: ALL, platform: 'browser', budget: 2_050 },
+    { what: 'the verifiers', source: VERIFIERS, platform: 'node', budget: 2_000 },
+    { what: 'the verifiers', source: VERIFIERS, platform: 'browser', budget: 1_940 },
+  ] as const)('$what, platform $platform, stays within $budget bytes gzipped', async ({ source, platform, budget }) => {
+    const bundled = await bundle(source, { platform });
+    expect(bundled.gzip).toBeLessThanOrEqual(budget);
   });
 });
 

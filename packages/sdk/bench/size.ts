@@ -42,6 +42,9 @@ export async function benchSize() {
     ['@sikaramp/sdk/webhooks, all of it, platform browser', `export * from '@sikaramp/sdk/webhooks';`, 'browser'],
     ['@sikaramp/sdk/webhooks, verifiers only, platform node', VERIFY_ONLY, 'node'],
     ['@sikaramp/sdk/webhooks, verifiers only, platform browser', VERIFY_ONLY, 'browser'],
+    // For information: the parts an endpoint need not load, each a subpath of its own.
+    ['@sikaramp/sdk/webhooks/dedupe, all of it, platform node', `export * from '@sikaramp/sdk/webhooks/dedupe';`, 'node'],
+    ['@sikaramp/sdk/webhooks/testing, all of it, platform node', `export * from '@sikaramp/sdk/webhooks/testing';`, 'node'],
     ['@sikaramp/sdk', `export * from '@sikaramp/sdk';`, 'neutral'],
   ] as const;
   for (const [name, contents, platform] of cases) {
