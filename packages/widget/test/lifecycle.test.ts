@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { eventually, type ShopPage, stellarAccountId, useWorld, type World } from './helpers/world.js';
+
+let world: World;
+useWorld((w) => (world = w));
+
+const types = (shop: ShopPage) => shop.events.map((e) => e.type);
+
+/**
+ * The flow's states (src/lifecycle.ts) as a page meets them through open(): a call while the flow
+ * is opening, blocked or open is the same transaction, never a second session.
+ */
+describe('open() during the flow', () => {
+  it('opens the popup the browser blocked when called again in a click, for the same transaction and promise', async () => {
+    // The page's script calls open() outside a click: Chromium blocks the popup.
+    const shop = await world.open({ flow: 'buy', mode: 'popup', amount: '90', destination: stellarAccountId() }, { autoOpen: true });
+    await eventually(() => types(shop)).toContain('ramp-error');
+    expect(shop.events.find((e) => e.type === 'ramp-error')!.detail.code).toBe('popup_blocked');
+    const sessions = world.sessionRequests.length;
+
+    // The page's own button calls open() again (Playwright's evaluate counts as a click).
+    const popupOpened = shop.page.waitForEvent('popup');
+    await shop.page.locator('ramp-widget').evaluate((el: any) => {
+      (window as any).again = el.open();
+      (window as any).again.then((value: unknown) => ((window as any).againValue = value));
+    });
+    await popupOpened;
+    await eventually(() => types(shop)).toContain('ramp-status');
+    const id = shop.events.find((e) => e.type === 'ramp-open')!.detail.id;
+    expect(await shop.page.locator('ramp-widget').locator('[part=continue]').count()).toBe(0);
+    await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await world.control('POST', `/mobile-money/${id}/approve`);
+    await world.control('POST', '/clock/advance', { seconds: 120 });
+    await eventually(() => shop.page.evaluate(() => (window as any).opened)).toBeDefined();
+    // The promise the blocked call got and the one of this call settle alike: one transaction.
+    const { opened, again } = await shop.page.evaluate(() => ({ opened: (window as any).opened, again: (window as any).againValue }));
+    expect(opened).toEqual({ value: again });
+    expect(again.transaction).toMatchObject({ id, status: 'completed' });
+    expect(world.sessionRequests.length).toBe(sessions);
+    expect(types(shop).filter((t) => t === 'ramp-open')).toHaveLength(1);
+    await shop.page.context().close();
+  });
+
+  it('gives a ramp-open listener that calls open() the same promise, not a second transaction', async () => {
+    const shop = await world.open({ flow: 'sell', mode: 'iframe', amount: '20' });
+    await eventually(() => types(shop)).toContain('ramp-ready');
+    const sessions = world.sessionRequests.length;
+    await shop.page.locator('ramp-widget').evaluate((el: any) => {
+      el.addEventListener('ramp-open', () => ((window as any).inner = el.open()), { once: true });
+      (window as any).outer = el.open();
+    });
+    await shop.page.getByRole('dialog').waitFor();
+    await eventually(() => types(shop)).toContain('ramp-status');
+    expect(await shop.page.evaluate(() => (window as any).inner === (window as any).outer)).toBe(true);
+    expect(world.sessionRequests.length - sessions).toBe(1);
+    expect(types(shop).filter((t) => t === 'ramp-open')).toHaveLength(1);
+    await shop.page.context().close();
+  });
+});
