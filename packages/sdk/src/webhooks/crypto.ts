@@ -1,7 +1,7 @@
 /**
  * HMAC-SHA256 with Web Crypto. The verifiers take the HMAC as a function: the default build
  * passes this one (Deno Deploy, Workers, Vercel Edge, browsers), the `node` / `bun` / `deno`
- * build node:crypto's synchronous one (see `node.ts`), which a busy server verifies many times
+ * build node:crypto's synchronous one (`node-crypto.ts`), which a busy server verifies many times
  * faster with; either uses this one when the caller passes a `crypto`.
  */
 
