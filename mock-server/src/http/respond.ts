@@ -91,8 +91,9 @@ export function errorResponse(ctx: MockContext, style: ErrorStyle, err: HttpErro
 }
 
 /**
- * The resolvers `route()` made: they read only `request` and `params`, never `finalize`, and
- * never throw, so the standalone server may call them itself once msw has matched a request.
+ * The resolvers `route()` made: they read only `request` (its method, URL, headers and body,
+ * what NodeRequest has) and `params`, never `finalize`, and never throw, so the standalone
+ * server may match them as msw would and call them itself, with a NodeRequest.
  */
 export const routedResolvers = new WeakSet<object>();
 
