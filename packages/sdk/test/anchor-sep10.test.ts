@@ -30,7 +30,7 @@ interface Variation {
 let host = '';
 /** Answers of GET /customer, in order: a status and a body. */
 let customerAnswers: [number, unknown][] = [];
-let make: () => { transaction: string; network_passphrase: string } = () => challenge({});
+let make: () => { transaction: string; network_passphrase?: string } = () => challenge({});
 const posted: string[] = [];
 
 /** A challenge as SEP-10 describes it, with one thing changed by `v`. */
@@ -118,6 +118,13 @@ describe('SEP-10 challenge validation', () => {
     expect(posted.length - before).toBe(1);
     const sent = TransactionBuilder.fromXDR(JSON.parse(posted.at(-1)!).transaction, Networks.TESTNET);
     expect(sent.signatures).toHaveLength(2);
+  });
+
+  it("signs a challenge answered without network_passphrase (optional in SEP-10), for stellar.toml's network", async () => {
+    make = () => ({ transaction: challenge({}).transaction });
+    const { anchor, signed } = anchorWithSpy();
+    await expect(anchor.authenticate()).resolves.toBe('header.eyJleHAiOjQxMDI0NDQ4MDB9.sig');
+    expect(signed).toHaveLength(1);
   });
 
   const hostile: [string, () => Variation, ChallengeRejection][] = [

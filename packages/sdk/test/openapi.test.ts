@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { stellarAmount, openEnum } from '../src/core/schema.js';
 import { jsonSchema, openapiDocument } from '../src/openapi/document.js';
+import { AnchorChallengeSchema, AnchorTokenSchema } from '../src/resources/anchor/sep10.js';
 import { ROUTES } from '../src/openapi/routes.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -34,6 +35,15 @@ describe('the OpenAPI document', () => {
     expect(jsonSchema(z.date(), 'input')).toEqual({ type: 'string', format: 'date-time' });
     const from = document.paths['/api/v1/developer/transactions'].get.parameters.find((p: any) => p.name === 'from');
     expect(from.schema.anyOf[0]).toEqual({ type: 'string', format: 'date-time' });
+  });
+
+  it("describes SEP-10's answers with the schemas AnchorClient reads: network_passphrase optional, as SEP-10 has it", () => {
+    const auth = document.paths['/auth'];
+    const challenge = auth.get.responses['200'].content['application/json'].schema;
+    expect(challenge).toEqual(jsonSchema(AnchorChallengeSchema, 'output'));
+    expect(challenge.required).toEqual(['transaction']);
+    expect(Object.keys(challenge.properties)).toEqual(['transaction', 'network_passphrase']);
+    expect(auth.post.responses['200'].content['application/json'].schema).toEqual(jsonSchema(AnchorTokenSchema, 'output'));
   });
 
   it('renders an open enum as its known values or any other string', () => {

@@ -18,6 +18,7 @@ import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions }
 import { parseInput } from '../core/schema.js';
 import type { WaitResult } from '../core/poll.js';
 import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { AnchorChallengeSchema, AnchorTokenSchema } from '../resources/anchor/sep10.js';
 import { AnchorCustomers } from '../resources/anchor/sep12.js';
 import { AnchorTransfers, type AnchorTransaction, type WatchTransactionOptions } from '../resources/anchor/sep24.js';
 import { AnchorQuotes } from '../resources/anchor/sep38.js';
@@ -79,8 +80,6 @@ export class ChallengeError extends SikarampError {
   }
 }
 
-const ChallengeSchema = z.looseObject({ transaction: z.string().min(1), network_passphrase: z.string().optional() });
-const TokenSchema = z.looseObject({ token: z.string().min(1) });
 const AccountSchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
 
 interface Sep10Config {
@@ -186,7 +185,7 @@ export class AnchorClient {
   async #signIn(signal?: AbortSignal): Promise<StoredToken> {
     const config = await this.#config(signal);
     const auth = new HttpCore({ ...this.#transport, baseUrl: config.endpoint });
-    const challenge = await auth.get('', { signal, unwrap: false, query: { account: this.account }, schema: ChallengeSchema });
+    const challenge = await auth.get('', { signal, unwrap: false, query: { account: this.account }, schema: AnchorChallengeSchema });
     const tx = validateChallenge(challenge, {
       ...config,
       account: this.account,
@@ -194,7 +193,7 @@ export class AnchorClient {
       now: this.#now(),
     });
     const signed = await this.#sign(tx, config.networkPassphrase);
-    const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: TokenSchema });
+    const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: AnchorTokenSchema });
     return { token, expiresAt: jwtExpiry(token) ?? this.#now() + SEP10_TOKEN_TTL_SECONDS * 1000 };
   }
 

@@ -25,6 +25,7 @@ import {
 import { DepositParamsSchema, InteractiveTransactionSchema, WithdrawParamsSchema } from '../resources/widget/interactive.js';
 import { WidgetOrderCreateParamsSchema, WidgetOrderSchema } from '../resources/widget/orders.js';
 import { SessionCreateParamsSchema, SessionSchema } from '../resources/widget/session.js';
+import { AnchorChallengeSchema, AnchorTokenSchema } from '../resources/anchor/sep10.js';
 import {
   AnchorCustomerDeletedSchema,
   AnchorCustomerIdSchema,
@@ -150,9 +151,6 @@ export const ERROR_SCHEMAS: Record<ErrorStyle, z.ZodType> = {
   checkout: responseObject({ error: z.string(), message: z.string() }),
 };
 
-/** SEP-10's challenge and token answers (the anchor client reads the same two fields). */
-const ChallengeSchema = responseObject({ transaction: z.string().min(1), network_passphrase: z.string() });
-const TokenSchema = responseObject({ token: z.string().min(1) });
 const ChallengeQuerySchema = z.strictObject({
   /** The Stellar account signing in (G… or M…). */
   account: z.string().regex(/^[GM][A-Z2-7]{55,68}$/),
@@ -236,8 +234,8 @@ export const ROUTES: Route[] = [
 
   // Anchor (000 section 4; SEP-1, 10, 12, 24, 38).
   { method: 'get', path: '/.well-known/stellar.toml', server: 'anchorOrigin', tag: 'Anchor', summary: "SEP-1: the anchor's stellar.toml", auth: 'none', responses: { 200: { description: 'TOML: SIGNING_KEY, WEB_AUTH_ENDPOINT, NETWORK_PASSPHRASE, KYC_SERVER, TRANSFER_SERVER_SEP0024, ANCHOR_QUOTE_SERVER.', schema: z.string(), contentType: 'text/plain' } }, errorStyle: 'sep', errors: [] },
-  { method: 'get', path: '/auth', server: 'anchor', tag: 'Anchor', summary: 'SEP-10: a challenge transaction to sign', auth: 'none', query: ChallengeQuerySchema, responses: { 200: json('The challenge (XDR) and the network.', ChallengeSchema) }, errorStyle: 'sep', errors: [400, 500] },
-  { method: 'post', path: '/auth', server: 'anchor', tag: 'Anchor', summary: 'SEP-10: exchange the signed challenge for a token', auth: 'none', body: z.strictObject({ transaction: z.string().min(1) }), responses: { 200: json('A JWT valid 15 minutes.', TokenSchema) }, errorStyle: 'sep', errors: [400, 401, 500] },
+  { method: 'get', path: '/auth', server: 'anchor', tag: 'Anchor', summary: 'SEP-10: a challenge transaction to sign', auth: 'none', query: ChallengeQuerySchema, responses: { 200: json('The challenge (XDR) and, optional in SEP-10, the network it is for.', AnchorChallengeSchema) }, errorStyle: 'sep', errors: [400, 500] },
+  { method: 'post', path: '/auth', server: 'anchor', tag: 'Anchor', summary: 'SEP-10: exchange the signed challenge for a token', auth: 'none', body: z.strictObject({ transaction: z.string().min(1) }), responses: { 200: json('A JWT valid 15 minutes.', AnchorTokenSchema) }, errorStyle: 'sep', errors: [400, 401, 500] },
   { method: 'put', path: '/customer', server: 'anchor', tag: 'Anchor', summary: 'SEP-12: create or update a customer', auth: 'sep10', body: AnchorCustomerPutBodySchema, responses: { 202: json('Its id only.', AnchorCustomerIdSchema) }, errorStyle: 'sep', errors: [400, 401, 403, 404, 500] },
   { method: 'get', path: '/customer', server: 'anchor', tag: 'Anchor', summary: 'SEP-12: a customer and its status (without `id`: the fields a new customer needs)', auth: 'sep10', query: MerchantQuerySchema.extend({ id: z.string().min(1).optional() }), responses: { 200: json('`provided_fields`, or `fields` when NEEDS_INFO; no `id` before the customer exists.', AnchorCustomerSchema) }, errorStyle: 'sep', errors: [400, 401, 403, 404, 500] },
   { method: 'delete', path: '/customer/{id}', server: 'anchor', tag: 'Anchor', summary: "SEP-12: delete a customer (or, given the account, all of the account's)", auth: 'sep10', query: MerchantQuerySchema, responses: { 200: json('A confirmation.', AnchorCustomerDeletedSchema) }, errorStyle: 'sep', errors: [400, 401, 403, 404, 500] },
