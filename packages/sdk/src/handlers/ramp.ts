@@ -12,13 +12,8 @@
  */
 import type { WidgetClient } from '../clients/widget.js';
 import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
+import type { TransactionOwners } from './owners.js';
 import { error, internal, json, methodNotAllowed, readBody, upstream, type ErrorReporter } from './response.js';
-
-/** Where each transaction's customer is kept, so that `status` answers only that customer. */
-export interface TransactionOwners {
-  set(transactionId: string, customerId: string): void | Promise<void>;
-  get(transactionId: string): string | undefined | Promise<string | undefined>;
-}
 
 /** Owners in this process's memory, the newest `maxEntries` (default 100000); a restart forgets them. */
 export class MemoryTransactionOwners implements TransactionOwners {

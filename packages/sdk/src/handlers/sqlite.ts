@@ -12,7 +12,7 @@
  * ```
  */
 import type { SqliteDatabase, SqliteStatement } from '../webhooks/sqlite.js';
-import type { TransactionOwners } from './ramp.js';
+import { DEFAULT_OWNER_TTL_SECONDS, type TransactionOwners } from './owners.js';
 
 export interface SqliteTransactionOwnersOptions {
   /** The table, created when missing: letters, digits and `_`. Default `sikaramp_transaction_owners`. */
@@ -39,7 +39,7 @@ export class SqliteTransactionOwners implements TransactionOwners {
     const table = options.table ?? 'sikaramp_transaction_owners';
     // The name goes into SQL text, where no parameter can stand for it.
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(table)) throw new RangeError('table must be letters, digits and _, starting with a letter or _');
-    const ttl = options.ttlSeconds ?? 7 * 24 * 60 * 60;
+    const ttl = options.ttlSeconds ?? DEFAULT_OWNER_TTL_SECONDS;
     if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError('ttlSeconds must be a whole number of seconds, 1 or more');
     this.#ttlMs = ttl * 1000;
     this.#now = options.now ?? Date.now;

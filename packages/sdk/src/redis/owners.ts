@@ -4,19 +4,11 @@
  * widget's polls reach any of them. One key per transaction, `<prefix>owner:<id>`, holding the
  * customer id, kept `ttlSeconds` after the transaction started.
  */
-import type { TransactionOwners } from '../handlers/ramp.js';
+import { DEFAULT_OWNER_TTL_SECONDS, type TransactionOwners } from '../handlers/owners.js';
 import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
 
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])`;
 const GET = `return redis.call('GET', KEYS[1])`;
-
-/**
- * How long a transaction's owner is kept by default, seconds: 7 days. A transaction finishes in
- * minutes (000: 1 to 5), but a sell waits for the customer's USDC and the widget polls again
- * when the customer comes back to the tab; past this, `status` answers 404 for it. The same
- * 7 days as handled webhook keys.
- */
-const DEFAULT_OWNER_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export interface RedisTransactionOwnersOptions extends RedisStoreOptions {
   /** How long after it started a transaction's status can be read, seconds. Default 7 days. */
