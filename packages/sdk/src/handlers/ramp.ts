@@ -13,7 +13,7 @@
 import type { WidgetClient } from '../clients/widget.js';
 import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
 import type { TransactionOwners } from './owners.js';
-import { error, internal, json, methodNotAllowed, readBody, upstream, type ErrorReporter } from './response.js';
+import { error, json, methodNotAllowed, readBody, reportInternal, upstream, type ErrorReporter } from './response.js';
 
 /** Owners in this process's memory, the newest `maxEntries` (default 100000); a restart forgets them. */
 export class MemoryTransactionOwners implements TransactionOwners {
@@ -117,8 +117,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     try {
       id = await authorize(request);
     } catch (cause) {
-      onError(cause, request);
-      return internal();
+      return reportInternal(onError, cause, request);
     }
     return typeof id === 'string' && id !== '' ? id : error(401, 'unauthorized', 'Sign in first.');
   }
@@ -165,8 +164,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     try {
       await owners.set(started.id, user_id);
     } catch (cause) {
-      onError(cause, request);
-      return internal();
+      return reportInternal(onError, cause, request);
     }
     return json(200, { url: started.url, id: started.id });
   }
@@ -181,8 +179,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     try {
       owner = await owners.get(id);
     } catch (cause) {
-      onError(cause, request);
-      return internal();
+      return reportInternal(onError, cause, request);
     }
     // Another customer's transaction reads as an unknown one; the service is not asked.
     if (owner !== user_id) return error(404, 'not_found', 'No such transaction.');

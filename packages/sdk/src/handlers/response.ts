@@ -20,6 +20,12 @@ export const methodNotAllowed = (allow: string) => error(405, 'method_not_allowe
 /** A failure in the merchant's own code or store: reported, never shown. */
 export const internal = () => error(500, 'internal_error', 'The server failed to handle the request.');
 
+/** Reports a failure in the merchant's own code or store to `onError` and answers 500, without its details. */
+export function reportInternal(onError: ErrorReporter, cause: unknown, request: Request): Response {
+  onError(cause, request);
+  return internal();
+}
+
 /**
  * A failure of the SDK call behind a handler. The customer's own mistakes the service reports
  * (400, 403 such as a customer not approved, 404, 409, 422 such as an amount outside the

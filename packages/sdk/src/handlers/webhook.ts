@@ -21,7 +21,7 @@ import {
   type WebhookEvent,
   type WebhookSignatureScheme,
 } from '../webhooks/index.js';
-import { error, internal, json, methodNotAllowed, readBody, type ErrorReporter } from './response.js';
+import { error, json, methodNotAllowed, readBody, reportInternal, type ErrorReporter } from './response.js';
 
 interface WebhookHandlerCommon {
   /** The webhook secret; during a rotation pass `secrets`, the new and the old one. */
@@ -99,8 +99,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
           .catch((hookError: unknown) => onError(hookError, request));
         return json(400, { error: { code: 'invalid_webhook', reason: cause.reason, message: cause.message } });
       }
-      onError(cause, request);
-      return internal();
+      return reportInternal(onError, cause, request);
     }
     try {
       const outcome = await dedupe.once(event, () => (options.onEvent as (e: typeof event, r: Request) => unknown)(event, request));
@@ -109,8 +108,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
       await (options.onDuplicate as ((e: typeof event, r: Request) => unknown) | undefined)?.(event, request);
       return json(200, { received: true, duplicate: true });
     } catch (cause) {
-      onError(cause, request);
-      return internal();
+      return reportInternal(onError, cause, request);
     }
   };
 }
