@@ -6,6 +6,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
+import { stellarAmount } from '../src/core/schema.js';
 import { createRampHandlers } from '../src/handlers/index.js';
 import { WidgetClient } from '../src/clients/widget.js';
 import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
@@ -125,6 +126,17 @@ describe('createRampHandlers, standalone mock (127.0.0.1)', () => {
       }),
       { numRuns: 150 },
     );
+    expect(sent.length).toBe(before);
+  });
+
+  it('refuses an amount written as stellarAmount refuses it with 400 and its own message, sending nothing', async () => {
+    const before = sent.length;
+    // 8 places, exponent forms, 16 digits: String() of each fails the rule stellarAmount checks too.
+    for (const amount of [0.12345678, 1e-7, 1e21, 1e15]) {
+      expect(stellarAmount.safeParse(amount).success, String(amount)).toBe(false);
+      const res = await post({ flow: 'sell', amount });
+      expect([res.status, await errorOf(res)]).toEqual([400, { code: 'invalid_request', message: 'amount must be a positive number with at most 7 decimal places' }]);
+    }
     expect(sent.length).toBe(before);
   });
 

@@ -4,6 +4,7 @@
  * value the service adds later never breaks a merchant).
  */
 import * as z from 'zod';
+import { STELLAR_AMOUNT_PATTERN } from './amount.js';
 import { ResponseValidationError, ValidationError, type ValidationIssue } from './errors.js';
 
 /** Validates an input before it is sent; throws ValidationError naming every problem. */
@@ -88,6 +89,6 @@ export const stellarAmount = z
   .pipe(
     z
       .string()
-      .regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount with at most 7 decimal places')
+      .regex(STELLAR_AMOUNT_PATTERN, 'must be a decimal amount with at most 7 decimal places')
       .refine((s) => Number(s) > 0 && Number(s) <= MAX_STELLAR_AMOUNT, `must be more than 0 and at most ${MAX_STELLAR_AMOUNT}`),
   );

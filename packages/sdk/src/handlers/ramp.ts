@@ -11,6 +11,7 @@
  * Clients are passed in, so this module loads neither @stellar/stellar-sdk nor a schema library.
  */
 import type { WidgetClient } from '../clients/widget.js';
+import { STELLAR_AMOUNT_PATTERN } from '../core/amount.js';
 import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
 import type { TransactionOwners } from './owners.js';
 import { error, json, methodNotAllowed, readBody, reportInternal, upstream, type ErrorReporter } from './response.js';
@@ -77,7 +78,6 @@ interface SessionRequest {
 
 /** Largest `session-url` body, bytes: the widget sends well under 1 KB. */
 const MAX_SESSION_BODY = 16 * 1024;
-const AMOUNT = /^\d{1,15}(\.\d{1,7})?$/;
 const LANG = /^[a-z]{2}(-[A-Za-z]{2})?$/;
 const ID = /^[\w.:-]{1,100}$/;
 
@@ -87,7 +87,7 @@ function parseSession(body: unknown, anchor: boolean): SessionRequest | string {
   const { flow, amount, asset, destination, lang } = body as Record<string, unknown>;
   if (flow !== 'buy' && flow !== 'sell') return 'flow must be "buy" or "sell"';
   if (asset != null && asset !== 'USDC') return 'asset must be "USDC"';
-  if (amount != null && !(typeof amount === 'number' && amount > 0 && AMOUNT.test(String(amount)))) {
+  if (amount != null && !(typeof amount === 'number' && amount > 0 && STELLAR_AMOUNT_PATTERN.test(String(amount)))) {
     return 'amount must be a positive number with at most 7 decimal places';
   }
   // The anchor takes a muxed account too; the widget backend only a G… address.
