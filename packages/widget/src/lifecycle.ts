@@ -6,7 +6,8 @@
  *
  * The transaction's end is not a state of the element: `completed` or a failed transaction
  * settles `open()`'s promise, and the dialog or popup stays until it is closed. Closed is idle
- * again (the transaction is then polled), and so is a redirect, as the page is leaving.
+ * again (the transaction is then polled, until it ends or the next `open`), and so is a
+ * redirect, as the page is leaving.
  */
 
 /** Where the flow is: the button is busy while `opening`, Continue shows while `blocked`, the dialog (iframe mode) while `open`. */

@@ -155,6 +155,10 @@ export class RampWidget extends ReactiveElement {
 
   async #start() {
     this.#trigger = focused();
+    // A new flow: the closed transaction's poll ends, and its statuses no longer count.
+    clearTimeout(this.#timer);
+    this.#id = '';
+    this.#tx = undefined;
     const win = this.mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
       flow: this.flow,
@@ -175,14 +179,16 @@ export class RampWidget extends ReactiveElement {
     this.#url = session.url.href;
     this.#origin = session.url.origin;
     this.#id = session.id;
-    this.#tx = undefined;
     if (win || this.mode != 'popup') return this.#show(win);
     // The promise stays pending: the Continue button opens the popup for this same transaction.
     this.#to('block');
     this.#fail('popup_blocked', this.#t.blocked);
   }
 
-  /** Closes the iframe or popup. The transaction goes on; its status is then polled from `status-url`. */
+  /**
+   * Closes the iframe or popup. The transaction goes on; its status is then polled from
+   * `status-url` until it ends or the next open().
+   */
   close(): void {
     // Nothing open (idle, opening, blocked): nothing to close.
     if (!this.#to('close')) return;
@@ -306,7 +312,7 @@ export class RampWidget extends ReactiveElement {
     } else this.#end(this.#fail('transaction_failed', transaction.message ?? status, transaction));
   }
 
-  /** Polls your backend while the transaction is unfinished and no window can send messages. */
+  /** Polls your backend while the transaction is unfinished and no window can send messages, until a new flow starts. */
   #poll() {
     const id = this.#id;
     if (!this.isConnected || !id || FINAL.test(this.#tx?.status ?? '')) return;
@@ -315,7 +321,8 @@ export class RampWidget extends ReactiveElement {
       try {
         this.#report(await readStatus(this, id));
       } catch {}
-      if (this.#state != 'open') this.#poll();
+      // (A new flow forgot this transaction.)
+      if (id == this.#id) this.#poll();
     }, this.pollInterval);
   }
 

@@ -57,3 +57,60 @@ describe('open() during the flow', () => {
     await shop.page.context().close();
   });
 });
+
+/** Calls open() as a page would (in a click) and keeps how its promise settled on `window.opened`. */
+const open = (shop: ShopPage) =>
+  shop.page.locator('ramp-widget').evaluate((el: any) => {
+    (window as any).opened = undefined;
+    el.open().then(
+      (value: unknown) => ((window as any).opened = { value }),
+      ({ code, transaction }: any) => ((window as any).opened = { error: { code, transaction } }),
+    );
+  });
+const opened = (shop: ShopPage) => shop.page.evaluate(() => (window as any).opened);
+/** The transaction an event names, if any. */
+const named = (detail: any) => detail?.transaction?.id ?? detail?.id;
+const complete = async (id: string) => {
+  await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+  await world.control('POST', `/mobile-money/${id}/approve`);
+  await world.control('POST', '/clock/advance', { seconds: 120 });
+};
+
+describe('from one flow to the next', () => {
+  it('stops polling a closed transaction once a new flow opens: its end settles nothing and fires nothing', async () => {
+    const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '60', destination: stellarAccountId(), 'status-url': '/status' });
+    await eventually(() => types(shop)).toContain('ramp-ready');
+    await open(shop);
+    await eventually(() => types(shop)).toContain('ramp-status');
+    const old = shop.events.find((e) => e.type === 'ramp-open')!.detail.id;
+    await shop.page.keyboard.press('Escape');
+    await eventually(() => opened(shop)).toMatchObject({ error: { code: 'closed' } });
+    const closedAt = shop.events.length;
+
+    // The next flow is opening (the merchant backend has not answered) when the old transaction ends.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await shop.page.route('**/session', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await open(shop);
+    await complete(old);
+    // Poll interval 200 ms: the old poll had several turns to report it.
+    await shop.page.waitForTimeout(1_500);
+    release();
+    await eventually(() => types(shop).slice(closedAt)).toEqual(['ramp-open', 'ramp-status']);
+    const id = shop.events.at(-2)!.detail.id;
+    expect(id).not.toBe(old);
+    expect(await opened(shop)).toBeUndefined();
+    expect(shop.events.slice(closedAt).filter((e) => named(e.detail) === old)).toEqual([]);
+
+    // The new promise is settled by its own transaction.
+    await complete(id);
+    await eventually(() => opened(shop)).toBeDefined();
+    expect((await opened(shop)).value.transaction).toMatchObject({ id, status: 'completed' });
+    expect(shop.events.slice(closedAt).filter((e) => named(e.detail) === old)).toEqual([]);
+    await shop.page.context().close();
+  });
+
+});

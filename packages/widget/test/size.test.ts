@@ -6,8 +6,9 @@ import { bundlePage, gzipSize } from './helpers/dist.js';
  * figure rounded up to the next 100 B, so that a regression fails. Lower it when you save; never
  * raise it above issue 17's ceiling, 7,600 B. 6,191 B once the element kept its own properties
  * instead of Lit's ReactiveElement; 6,357 B with open()'s promise, 6,423 B with the busy state,
- * 6,743 B with its texts in French too, 6,828 B once split by concern (element.ts, backend.ts). The peers, measured the same
- * way: Transak 7,593 B, Ramp Network 8,352 B.
+ * 6,743 B with its texts in French too, 6,828 B once split by concern (element.ts, backend.ts),
+ * 6,890 B with the flow's transition table (lifecycle.ts), 6,892 B once a new flow stops the
+ * closed transaction's poll. The peers, measured the same way: Transak 7,593 B, Ramp Network 8,352 B.
  */
 const BUDGET_BYTES = 6_900;
 const PEERS = { Transak: 7_593, 'Ramp Network': 8_352 };
