@@ -186,11 +186,3 @@ export function findSession(ctx: MockContext, sessionId: string, sessionToken: s
   if (!ctx.store.customers.has(session.user_id)) throw unauthorized('invalid session');
   return session;
 }
-
-/** The session of the `X-Session-Id` and `X-Session-Token` headers (see findSession). */
-export function requireSession(ctx: MockContext, request: Request): SessionRecord {
-  const id = request.headers.get('x-session-id')?.trim();
-  const token = request.headers.get('x-session-token')?.trim();
-  if (!id || !token) throw unauthorized('missing X-Session-Id or X-Session-Token header');
-  return findSession(ctx, id, token);
-}
