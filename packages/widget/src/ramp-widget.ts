@@ -186,8 +186,9 @@ export class RampWidget extends ReactiveElement {
   }
 
   /**
-   * Closes the iframe or popup. The transaction goes on; its status is then polled from
-   * `status-url` until it ends or the next open().
+   * Closes the iframe or popup; focus goes back to what opened it, or to the open button when
+   * that is gone (Continue). The transaction goes on; its status is then polled from `status-url`
+   * until it ends or the next open().
    */
   close(): void {
     // Nothing open (idle, opening, blocked): nothing to close.
@@ -200,7 +201,7 @@ export class RampWidget extends ReactiveElement {
     this.#emit('ramp-close', { transaction: this.#tx });
     // No-op once final: the promise settled then.
     this.#end(rampError('closed', 'Closed.', this.#tx));
-    this.#trigger?.focus();
+    (this.#trigger?.isConnected ? this.#trigger : this.shadowRoot!.querySelector('button'))?.focus();
     this.#poll();
   }
 

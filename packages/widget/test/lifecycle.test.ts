@@ -113,4 +113,29 @@ describe('from one flow to the next', () => {
     await shop.page.context().close();
   });
 
+  it('returns focus to the open button when the popup Continue opened is closed (keyboard)', async () => {
+    const shop = await world.open({ flow: 'sell', mode: 'popup', amount: '20' }, { autoOpen: true });
+    await eventually(() => shop.events.find((e) => e.type === 'ramp-error')?.detail.code).toBe('popup_blocked');
+    const widget = shop.page.locator('ramp-widget');
+    await widget.locator('[part=continue]').waitFor();
+    await shop.page.locator('#before').focus();
+    await shop.page.keyboard.press('Tab');
+    await shop.page.keyboard.press('Tab');
+    expect(await widget.locator('[part=continue]').evaluate((el) => el.matches(':focus'))).toBe(true);
+    const popupOpened = shop.page.waitForEvent('popup');
+    await shop.page.keyboard.press('Enter');
+    const popup = await popupOpened;
+    await eventually(() => types(shop)).toContain('ramp-open');
+    await popup.close();
+    await eventually(() => types(shop)).toContain('ramp-close');
+    // Continue is gone; focus is on the open button, not lost to <body>.
+    const active = () =>
+      shop.page.evaluate(() => {
+        const el = document.activeElement;
+        return `${el?.localName} ${el?.shadowRoot?.activeElement?.getAttribute('part')}`;
+      });
+    expect(await active()).toBe('ramp-widget button');
+    await shop.page.context().close();
+  });
+
 });
