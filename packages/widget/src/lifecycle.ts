@@ -8,6 +8,10 @@
  * settles `open()`'s promise, and the dialog or popup stays until it is closed. Closed is idle
  * again (the transaction is then polled, until it ends or the next `open`), and so is a
  * redirect, as the page is leaving.
+ *
+ * A flow keeps the `mode` it started with: `blocked` is popup mode's, and its Continue shows a
+ * popup even if the page switched to `redirect` meanwhile (there is no `redirect` row for it to
+ * miss); the page's new mode takes effect on the next `open`.
  */
 
 /** Where the flow is: the button is busy while `opening`, Continue shows while `blocked`, the dialog (iframe mode) while `open`. */

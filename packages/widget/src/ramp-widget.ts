@@ -50,7 +50,7 @@ export class RampWidget extends ReactiveElement {
   declare apiKey: string;
   /** `buy` USDC with Mobile Money, or `sell` USDC for Mobile Money. Default `buy`. */
   declare flow: 'buy' | 'sell';
-  /** `iframe` (a modal dialog), `popup`, or `redirect` (the whole page). Default `iframe`. */
+  /** `iframe` (a modal dialog), `popup`, or `redirect` (the whole page), read when the flow opens. Default `iframe`. */
   declare mode: 'iframe' | 'popup' | 'redirect';
   /** Your backend's endpoint: receives a POSTed {@link RampSessionRequest}, answers {@link RampSession}. */
   declare sessionUrl?: string;
@@ -81,6 +81,8 @@ export class RampWidget extends ReactiveElement {
   #tx?: RampTransaction;
   #url = '';
   #origin = '';
+  /** The flow's `mode`, read when it starts: a page's change takes effect on the next open(). */
+  #mode!: RampWidget['mode'];
   /** Where the flow is; only #to moves it, by lifecycle.ts's table. */
   #state: State = 'idle';
   /** The popup; null for the iframe. */
@@ -159,7 +161,8 @@ export class RampWidget extends ReactiveElement {
     clearTimeout(this.#timer);
     this.#id = '';
     this.#tx = undefined;
-    const win = this.mode == 'popup' ? popup() : null;
+    const mode = (this.#mode = this.mode);
+    const win = mode == 'popup' ? popup() : null;
     const request: RampSessionRequest = {
       flow: this.flow,
       amount: this.amount,
@@ -179,7 +182,7 @@ export class RampWidget extends ReactiveElement {
     this.#url = session.url.href;
     this.#origin = session.url.origin;
     this.#id = session.id;
-    if (win || this.mode != 'popup') return this.#show(win);
+    if (win || mode != 'popup') return this.#show(win);
     // The promise stays pending: the Continue button opens the popup for this same transaction.
     this.#to('block');
     this.#fail('popup_blocked', this.#t.blocked);
@@ -264,9 +267,10 @@ export class RampWidget extends ReactiveElement {
   async #show(win: Window | null) {
     this.#win = win;
     this.#error = '';
-    if (this.mode == 'redirect') {
+    const mode = this.#mode;
+    if (mode == 'redirect') {
       this.#to('redirect');
-      this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
+      this.#emit('ramp-open', { id: this.#id, url: this.#url, mode });
       pending(this.flow, this.#id);
       return location.assign(this.#url);
     }
@@ -276,7 +280,7 @@ export class RampWidget extends ReactiveElement {
       win.location.href = this.#url;
       this.#timer = setInterval(() => win.closed && this.close(), 500);
     }
-    this.#emit('ramp-open', { id: this.#id, url: this.#url, mode: this.mode });
+    this.#emit('ramp-open', { id: this.#id, url: this.#url, mode });
     await rendered;
     // (Absent when a ramp-open listener closed it.)
     if (!win) this.shadowRoot!.querySelector('dialog')?.showModal();

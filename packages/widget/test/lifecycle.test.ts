@@ -138,4 +138,29 @@ describe('from one flow to the next', () => {
     await shop.page.context().close();
   });
 
+  it('keeps the mode a flow started with: Continue opens the popup after the page switched to redirect; the next open redirects', async () => {
+    const shop = await world.open({ flow: 'sell', mode: 'popup', amount: '20' }, { autoOpen: true });
+    await eventually(() => shop.events.find((e) => e.type === 'ramp-error')?.detail.code).toBe('popup_blocked');
+    const widget = shop.page.locator('ramp-widget');
+    await widget.locator('[part=continue]').waitFor();
+    await widget.evaluate((el) => el.setAttribute('mode', 'redirect'));
+
+    const popupOpened = shop.page.waitForEvent('popup');
+    await widget.locator('[part=continue]').click();
+    const popup = await popupOpened;
+    await eventually(() => types(shop)).toContain('ramp-status');
+    const first = shop.events.find((e) => e.type === 'ramp-open')!.detail;
+    expect(first.mode).toBe('popup');
+    expect(new URL(shop.page.url()).origin).toBe(world.shop);
+    await eventually(() => popup.url()).toBe(first.url);
+    expect(await widget.locator('[part=continue]').count()).toBe(0);
+    await popup.close();
+    await eventually(() => opened(shop)).toMatchObject({ error: { code: 'closed' } });
+
+    // The change takes effect on the next open: this one leaves for the flow.
+    await widget.locator('[part=button]').click();
+    await shop.page.waitForURL((url) => url.origin === new URL(world.mock.url).origin);
+    expect(shop.events.filter((e) => e.type === 'ramp-open').map((e) => e.detail.mode)).toEqual(['popup', 'redirect']);
+    await shop.page.context().close();
+  });
 });
