@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { fromIoredis, fromNodeRedis, RedisDedupeStore } from '../dist/redis/index.js';
-import { createDeduplicator, MemoryDedupeStore, type DedupeStore } from '../dist/webhooks/node.js';
+import { createDeduplicator, MemoryDedupeStore, type DedupeStore } from '../dist/webhooks/dedupe.js';
 import { SqliteDedupeStore } from '../dist/webhooks/sqlite.js';
 import { startRedis } from '../test/helpers/redis.ts';
 import { compare, fmt, ratio } from './measure.ts';

@@ -8,7 +8,7 @@
  */
 import { SikarampError } from './errors.js';
 
-/** A successful call's result, its answer (status, headers; the body is already read) and request id. */
+/** A successful call's result, its answer (status and headers; the body, already read into `data`, is not readable again) and request id. */
 export interface WithResponse<T> {
   data: T;
   response: Response;

@@ -10,7 +10,7 @@ import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
 import { parseResponse } from './schema.js';
-import { nodeTransport } from './transport.js';
+import { nodeTransport, readText } from './transport.js';
 import { clientHeader } from './version.js';
 
 /** Default time allowed for one attempt, including reading the answer, ms. */
@@ -338,7 +338,7 @@ export class HttpCore {
       }
       let text: string;
       try {
-        text = await response.text();
+        text = await readText(response);
       } catch (error) {
         // The connection dropped while the answer was being read.
         throw this.#failure(error, signal, timer?.signal, timeoutMs, true);

@@ -5,7 +5,8 @@
  * Request/Response objects that the SDK, which reads each answer whole, does not need. Bun,
  * Deno, edge runtimes and browsers keep the platform's fetch (see core/http.ts).
  *
- * What a call sees is what fetch gives it: a Response, a redirect answered and never followed,
+ * What a call sees is what fetch gives it: a Response (its body read whole, given beside it by
+ * readText rather than as a stream), a redirect answered and never followed,
  * gzip, deflate and brotli answers decoded, a network failure a `TypeError('fetch failed')`
  * with its cause, the caller's signal honoured (rejecting with its reason). The deadline is
  * kept here, on the whole exchange (the answer is read in full before the Response is made),
@@ -44,7 +45,14 @@ const node = nodeModules();
 /** Undefined where Node is not the runtime. */
 export const nodeTransport: NodeTransport | undefined = node && ((url, init, timeoutMs) => nodeFetch(node, url, init, timeoutMs));
 
-/** Statuses whose answer has no body, which a Response refuses one for. */
+/** The text of each Response this transport made (UTF-8, a BOM dropped, as `text()` decodes). */
+const texts = new WeakMap<Response, string>();
+const decoder = new TextDecoder();
+
+/** The answer's text: from the transport when it made the Response, else read from its body. */
+export const readText = (response: Response): string | Promise<string> => texts.get(response) ?? response.text();
+
+/** Statuses whose answer has no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
@@ -82,11 +90,12 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
           const answer = new Headers();
           const raw = res.rawHeaders;
           for (let i = 0; i < raw.length; i += 2) answer.append(raw[i]!, raw[i + 1]!);
-          const bytes = NULL_BODY.has(status) ? null : decode(zlib, res.headers['content-encoding'], Buffer.concat(chunks));
-          // Text makes a cheaper Response than bytes, the SDK reads text anyway, and no byte is lost to it
-          // where a content type is given (where none is, a Response given text would claim text/plain).
-          const content = bytes && res.headers['content-type'] ? bytes.toString() : (bytes as Uint8Array<ArrayBuffer> | null);
-          resolve(new Response(content, { status, statusText: res.statusMessage, headers: answer }));
+          const bytes = NULL_BODY.has(status) ? undefined : decode(zlib, res.headers['content-encoding'], chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+          // The Response carries status and headers; its text goes beside it (readText), read whole already:
+          // a body stream that the SDK would only drain at once was most of a Response's cost.
+          const response = new Response(null, { status, statusText: res.statusMessage, headers: answer });
+          texts.set(response, bytes === undefined ? '' : decoder.decode(bytes));
+          resolve(response);
         } catch (error) {
           fail(error);
         }
