@@ -13,7 +13,7 @@ import { auth, createPayment } from './helpers/checkout.js';
 import { call, MODES, type MockEnv } from './helpers/env.js';
 import { signIn } from './helpers/interactive.js';
 import { registerMerchant } from './helpers/merchant.js';
-import { newKey, orderBody } from './ramp-setup.js';
+import { newKey, orderBody, sellUntilPayout } from './ramp-setup.js';
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
@@ -87,29 +87,16 @@ describe.each(MODES)('the dashboard: record histories in its snapshot, and its p
   });
 
   it("shows an off-ramp payout on the seller's phone, and the order's retry after the payout is failed", async () => {
-    const merchant = await control.fixtures.merchant();
-    const phone = await control.fixtures.verifiedPhone(merchant);
-    const auth = { authorization: `Bearer ${merchant.secret_key}` };
-    const created = await call(env, 'POST', '/api/v1/ramp/orders', {
-      body: orderBody({ type: 'offramp', phone: phone.phone }),
-      headers: { ...auth, 'x-idempotency-key': newKey() },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const order = created.body.data;
-    const wallet = Keypair.random().publicKey();
-    await control.rails.sendStellarPayment({ from: wallet, to: order.deposit.stellar_address, amount: order.crypto_amount, memo: order.deposit.memo });
-    const confirmed = await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/confirm`, { headers: auth, body: { source_wallet: wallet } });
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    await advance(2);
+    const { phone, order } = await sellUntilPayout(env, control, advance);
 
-    const before = (await control.dashboard.snapshot()).phones.find((p) => p.number === phone.phone)!;
+    const before = (await control.dashboard.snapshot()).phones.find((p) => p.number === phone)!;
     expect(before.payouts).toHaveLength(1);
     const payout = before.payouts[0]!;
     expect(payout).toMatchObject({ provider: 'mtn', amount: order.fiat_amount, status: 'pending', owner: order.reference, settled_at: null, failure_reason: null });
     await control.rails.failPayout(payout.id, 'wallet full');
 
     const snap = await control.dashboard.snapshot();
-    expect(snap.phones.find((p) => p.number === phone.phone)!.payouts.find((p) => p.id === payout.id)).toMatchObject({
+    expect(snap.phones.find((p) => p.number === phone)!.payouts.find((p) => p.id === payout.id)).toMatchObject({
       status: 'failed',
       failure_reason: 'wallet full',
       settled_at: at(elapsed),

@@ -12,7 +12,7 @@ import { createControlClient, HttpError, type ControlClient } from '../src/clien
 import type { DashboardSnapshot } from '../src/handlers/dashboard/model.js';
 import { call, MODES, type MockEnv } from './helpers/env.js';
 import { signIn } from './helpers/interactive.js';
-import { newKey, orderBody } from './ramp-setup.js';
+import { sellUntilPayout } from './ramp-setup.js';
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');
 const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
@@ -144,22 +144,9 @@ describe.each(MODES)('Mobile Money prompts and payouts: history on the dashboard
   });
 
   it("shows a sell's payouts in order: the failed attempt and the retry that was paid; failing either afterwards is refused", async () => {
-    const merchant = await control.fixtures.merchant();
-    const phone = await control.fixtures.verifiedPhone(merchant);
-    const auth = { authorization: `Bearer ${merchant.secret_key}` };
-    const created = await call(env, 'POST', '/api/v1/ramp/orders', {
-      body: orderBody({ type: 'offramp', phone: phone.phone }),
-      headers: { ...auth, 'x-idempotency-key': newKey() },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const order = created.body.data;
-    const wallet = Keypair.random().publicKey();
-    await control.rails.sendStellarPayment({ from: wallet, to: order.deposit.stellar_address, amount: order.crypto_amount, memo: order.deposit.memo });
-    const confirmed = await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/confirm`, { headers: auth, body: { source_wallet: wallet } });
-    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    await advance(2);
+    const { phone, order } = await sellUntilPayout(env, control, advance);
 
-    const [first] = (await phoneIn(phone.phone)).payouts;
+    const [first] = (await phoneIn(phone)).payouts;
     expect(first).toMatchObject({ status: 'pending', owner: order.reference });
     const t1 = Date.parse(first!.sent_at);
     await advance(1);
@@ -168,7 +155,7 @@ describe.each(MODES)('Mobile Money prompts and payouts: history on the dashboard
     // The order retries with a new attempt, which the rail pays after its payout time.
     await advance(60);
 
-    const payouts = (await phoneIn(phone.phone)).payouts;
+    const payouts = (await phoneIn(phone)).payouts;
     expect(payouts).toHaveLength(2);
     const [retry, failed] = payouts as [Phone['payouts'][number], Phone['payouts'][number]];
     expect(failed).toMatchObject({ id: first!.id, status: 'failed', failure_reason: 'wallet full', settled_at: failedAt });
@@ -193,6 +180,6 @@ describe.each(MODES)('Mobile Money prompts and payouts: history on the dashboard
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'INVALID_STATE', message: 'cannot fail when status is failed' });
     await unchangedSince(tag);
-    expect((await phoneIn(phone.phone)).payouts).toEqual(payouts);
+    expect((await phoneIn(phone)).payouts).toEqual(payouts);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { Keypair } from '@stellar/stellar-sdk';
 import { expect } from 'vitest';
+import type { ControlClient } from '../src/client.js';
 import { createApiKey, createMerchant } from '../src/merchants.js';
 import type { MerchantRecord } from '../src/store.js';
 import { call, type CallResult, type MockEnv } from './helpers/env.js';
@@ -112,4 +113,37 @@ export async function payDeposit(env: MockEnv, order: Record<string, any>, from:
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { hash: string; matched: { kind: string; id: string } | null };
+}
+
+/** A sell whose deposit has arrived and been confirmed, with its first payout sent to the phone. */
+export interface SoldOrder {
+  /** The seller's verified phone number. */
+  phone: string;
+  /** The off-ramp order's creation `data`. */
+  order: Record<string, any>;
+  /** The Stellar account that paid the deposit. */
+  wallet: string;
+}
+
+/**
+ * As a developer drives it through the control client: a fixture merchant and verified phone, an
+ * off-ramp order over the API, the wallet's payment to its deposit address, the confirm, then
+ * `advance(2)` (the caller's, which may count the time) so that the order sends its payout.
+ */
+export async function sellUntilPayout(env: MockEnv, control: ControlClient, advance: (seconds: number) => Promise<void>): Promise<SoldOrder> {
+  const merchant = await control.fixtures.merchant();
+  const { phone } = await control.fixtures.verifiedPhone(merchant);
+  const auth = { authorization: `Bearer ${merchant.secret_key}` };
+  const created = await call(env, 'POST', '/api/v1/ramp/orders', {
+    headers: { ...auth, 'x-idempotency-key': newKey() },
+    body: orderBody({ type: 'offramp', phone }),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const order = created.body.data;
+  const wallet = Keypair.random().publicKey();
+  await control.rails.sendStellarPayment({ from: wallet, to: order.deposit.stellar_address, amount: order.crypto_amount, memo: order.deposit.memo });
+  const confirmed = await call(env, 'POST', `/api/v1/ramp/orders/${order.reference}/confirm`, { headers: auth, body: { source_wallet: wallet } });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  await advance(2);
+  return { phone, order, wallet };
 }
