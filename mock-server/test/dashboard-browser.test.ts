@@ -9,8 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Keypair } from '@stellar/stellar-sdk';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/chromium.js';
 import { createControlClient, type ControlClient } from '../src/client.js';
 import type { MerchantFixture } from '../src/control/fixtures.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
@@ -33,11 +34,7 @@ describe('the dashboard in Chromium', () => {
     env = await startStandalone({ clockStart: START });
     control = createControlClient({ baseUrl: env.origin });
     merchant = await control.fixtures.merchant({ webhook_url: 'http://127.0.0.1:9/hooks' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
     page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));

@@ -5,8 +5,9 @@
  * seen the prompt end is refused, said in the live region, and changes nothing.
  */
 import { Keypair } from '@stellar/stellar-sdk';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/chromium.js';
 import { createControlClient, type ControlClient } from '../src/client.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
 import { signIn } from './helpers/interactive.js';
@@ -25,11 +26,7 @@ describe('Mobile Money histories on the dashboard in Chromium', () => {
   beforeAll(async () => {
     env = await startStandalone({ clockStart: START });
     control = createControlClient({ baseUrl: env.origin });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
     page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));

@@ -6,8 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Keypair } from '@stellar/stellar-sdk';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/chromium.js';
 import { createApiKey } from '../src/merchants.js';
 import { transactionView } from '../src/transactions.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
@@ -101,11 +102,7 @@ describe('interactive page in Chromium', () => {
     embedder = await startSite();
     stranger = await startSite();
     shop = await createShop(env);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     context = await browser.newContext();
     context.setDefaultTimeout(30_000);
   }, 30_000);

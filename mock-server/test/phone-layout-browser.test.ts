@@ -12,8 +12,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Keypair } from '@stellar/stellar-sdk';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/chromium.js';
 import { createKey, createPayment, complete } from './helpers/checkout.js';
 import { call, startStandalone, type MockEnv } from './helpers/env.js';
 import { createShop, startDeposit, startWithdraw, type Shop } from './helpers/interactive.js';
@@ -94,11 +95,7 @@ describe('the customer pages on a phone', () => {
     shop = await createShop(env);
     // A long way back, as a real shop's return address can be.
     shop.merchant.widget_config.redirect_url = 'https://shop.example/orders/return?from=ramp&campaign=mobile-money-launch';
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     context.setDefaultTimeout(30_000);
     context.on('console', (message) => void (/Content Security Policy/i.test(message.text()) && blocked.push(message.text())));

@@ -5,8 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/chromium.js';
 import { startMockServer, type MockServer, type MockServerOptions } from '../src/server.js';
 import { createKey, registerMerchant } from './helpers/merchant.js';
 import type { MockEnv } from './helpers/env.js';
@@ -159,11 +160,7 @@ describe('a hostile page in Chromium', () => {
     site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>cat pictures</title>'));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
   }, 30_000);
   afterAll(async () => {
     await browser?.close();

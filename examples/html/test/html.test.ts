@@ -5,8 +5,9 @@
  * buy flow and the page's own listener shows the status.
  */
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/chromium.ts';
 import { startDemo, type Demo } from '../../merchant-express/src/demo.ts';
 import { tempDatabase } from '../../merchant-express/test/helpers.ts';
 
@@ -18,11 +19,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, mockPort: 0, databasePath: tempDatabase(), log: () => {}, env: {} });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 20_000,
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

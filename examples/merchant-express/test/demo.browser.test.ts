@@ -8,8 +8,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/chromium.ts';
 import { startDemo, type Demo } from '../src/demo.ts';
 import { tempDatabase } from './helpers.ts';
 
@@ -30,11 +31,7 @@ beforeAll(async () => {
     log: (line) => lines.push(line),
     env: {},
   });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 20_000,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
   context.setDefaultTimeout(30_000);
   page = await context.newPage();

@@ -6,8 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/chromium.ts';
 import { startDemo, type Demo } from '../src/demo.ts';
 import { tempDatabase } from './helpers.ts';
 
@@ -19,11 +20,7 @@ let page: Page;
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, mockPort: 0, databasePath: tempDatabase(), log: () => {}, env: {} });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 20_000,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   context.setDefaultTimeout(30_000);
   page = await context.newPage();

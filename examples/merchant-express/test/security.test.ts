@@ -7,9 +7,10 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutClient } from '@sikaramp/sdk';
+import { launchChromium } from '../../../test/chromium.ts';
 import { openShopDb } from '../src/db.ts';
 import { startWorld, tempDatabase, type World } from './helpers.ts';
 
@@ -193,11 +194,7 @@ describe('cross-site requests', () => {
       });
       await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
       attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
-      browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        timeout: 20_000,
-      });
+      browser = await launchChromium();
     }, 30_000);
     afterAll(async () => {
       await browser?.close();

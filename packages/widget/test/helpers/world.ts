@@ -6,8 +6,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../../../test/chromium.js';
 // The SDK from source: the widget does not depend on it, the merchant backend of these tests does.
 import { AnchorClient } from '../../../sdk/src/anchor/index.js';
 import { WidgetClient } from '../../../sdk/src/index.js';
@@ -237,12 +238,8 @@ export async function startWorld(): Promise<World> {
   await new Promise<void>((resolve) => hostileSite.listen(0, '127.0.0.1', resolve));
   const hostile = `http://127.0.0.1:${(hostileSite.address() as AddressInfo).port}`;
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // Chromium's popup blocker on, as customers have it: only a popup opened in a click passes.
-    ignoreDefaultArgs: ['--disable-popup-blocking'],
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  // Chromium's popup blocker on, as customers have it: only a popup opened in a click passes.
+  const browser = await launchChromium({ ignoreDefaultArgs: ['--disable-popup-blocking'] });
 
   return {
     mock,
