@@ -11,9 +11,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createControlClient, type ControlClient } from '@sikaramp/mock-server/client';
 import { WidgetClient } from '@sikaramp/sdk';
-import type { Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from '../../../test/chromium.ts';
 import globalSetup from './global-setup.ts';
 
 const WALLET = 'GBXEIQBGM3ECPAZDP3AK2ETT6ZEJIOK6KBITRD6GETEVNLAGTP627FQ7';
@@ -59,7 +58,11 @@ beforeAll(async () => {
   const merchant = await control.fixtures.merchant();
   const customer = await control.fixtures.customer(merchant);
   shop = await startShop(mockUrl, merchant, customer.id);
-  browser = await launchChromium();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    timeout: 20_000,
+  });
 }, 60_000);
 
 afterAll(async () => {
