@@ -15,24 +15,11 @@ import { createRampHandlers } from '../src/handlers/index.js';
 import { fromIoredis, RedisStoreError, RedisTokenCache, RedisTransactionOwners, type RedisScriptRunner } from '../src/redis/index.js';
 import { customerInput, newWidget } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
-import { redisRunners } from './helpers/redis-clients.js';
-import { freePort, startRedis, type RedisServer } from './helpers/redis.js';
+import { redisSuite } from './helpers/redis-clients.js';
+import { freePort } from './helpers/redis.js';
 
-let redis: RedisServer;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const close of closers) await close().catch(() => undefined);
-  await redis?.stop();
-});
-
-const { nodeRedis, ioredis } = redisRunners(() => redis.url, closers);
-
-let n = 0;
-const fresh = (name: string) => `${name}-${++n}-${Date.now()}`;
+const suite = redisSuite();
+const { nodeRedis, ioredis, fresh, closers } = suite;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each([
@@ -54,7 +41,7 @@ describe.each([
   it('keeps an owner 7 days by default, under <prefix>owner:<id>', async () => {
     const tx = fresh('tx');
     await new RedisTransactionOwners(runner, { prefix: 'shop:' }).set(tx, 'cus_ama');
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: suite.redis.url });
     await client.connect();
     try {
       expect(await client.get(`shop:owner:${tx}`)).toBe('cus_ama');
@@ -159,7 +146,7 @@ describe('createRampHandlers on two instances sharing RedisTransactionOwners, st
     const [a, b] = instances as [(typeof instances)[number], (typeof instances)[number]];
     const { id } = (await (await post(a, { flow: 'sell', amount: 7 })).json()) as { id: string };
     expect((await status(b, id)).status).toBe(200);
-    await redis.stop();
+    await suite.redis.stop();
     try {
       for (const handlers of instances) {
         const res = await status(handlers, id);
@@ -169,7 +156,7 @@ describe('createRampHandlers on two instances sharing RedisTransactionOwners, st
       expect(errors).toHaveLength(2);
       for (const error of errors) expect(error).toBeInstanceOf(RedisStoreError);
     } finally {
-      await redis.start();
+      await suite.redis.start();
     }
     // Without persistence Redis came back empty: the owner is gone, so is the cached token.
     let res = await status(b, id);

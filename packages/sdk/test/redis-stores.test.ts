@@ -12,24 +12,10 @@ import { SikarampError } from '../src/core/errors.js';
 import { TokenCache } from '../src/core/token-cache.js';
 import { createWebhookHandler } from '../src/handlers/index.js';
 import { fromNodeRedis, RedisDedupeStore, RedisStoreError, RedisTokenCache, type RedisScriptRunner } from '../src/redis/index.js';
-import { redisRunners } from './helpers/redis-clients.js';
-import { startRedis, type RedisServer } from './helpers/redis.js';
+import { redisSuite } from './helpers/redis-clients.js';
 
-let redis: RedisServer;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const close of closers) await close().catch(() => undefined);
-  await redis?.stop();
-});
-
-const { nodeRedis, ioredis } = redisRunners(() => redis.url, closers);
-
-let n = 0;
-const fresh = (name: string) => `${name}-${++n}-${Date.now()}`;
+const suite = redisSuite();
+const { nodeRedis, ioredis, fresh } = suite;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each([
@@ -158,7 +144,7 @@ describe('RedisTokenCache', () => {
 
 describe('when Redis is unreachable', () => {
   it('a claim fails with RedisStoreError `failed` through a client that is not connected, and `timeout` when no answer comes', async () => {
-    const closed = createClient({ url: redis.url });
+    const closed = createClient({ url: suite.redis.url });
     const refused = new RedisDedupeStore(fromNodeRedis(closed));
     const error = await refused.claim(fresh('closed'), 60).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedisStoreError);
@@ -196,7 +182,7 @@ describe('when Redis is unreachable', () => {
     const before = fresh('ord');
     expect((await handler(delivery(before))).status).toBe(200);
 
-    await redis.stop();
+    await suite.redis.stop();
     const during = fresh('ord');
     expect((await handler(delivery(during))).status).toBe(500);
     expect(errors).toEqual([expect.any(RedisStoreError)]);
@@ -204,7 +190,7 @@ describe('when Redis is unreachable', () => {
 
     // A restarted Redis without persistence is empty: what was handled before is forgotten, so
     // this test checks only the event that failed; the scaling guide says to persist.
-    await redis.start();
+    await suite.redis.start();
     const deadline = Date.now() + 5000;
     let status = 0;
     while ((status = (await handler(delivery(during))).status) !== 200 && Date.now() < deadline) await sleep(100);

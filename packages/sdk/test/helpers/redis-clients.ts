@@ -5,7 +5,9 @@
  */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
+import { afterAll, beforeAll } from 'vitest';
 import { fromIoredis, fromNodeRedis, type RedisScriptRunner } from '../../src/redis/index.js';
+import { startRedis, type RedisServer } from './redis.js';
 
 export function redisRunners(url: () => string, closers: (() => Promise<unknown>)[]) {
   return {
@@ -22,5 +24,32 @@ export function redisRunners(url: () => string, closers: (() => Promise<unknown>
       closers.push(async () => client.disconnect());
       return fromIoredis(client);
     },
+  };
+}
+
+/**
+ * A test file's Redis: a redis-server started before its tests and stopped after them, with the
+ * clients it opened; `redis` is the server (its `stop` and `start` let a test take it away),
+ * `fresh` a key no other test uses.
+ */
+export function redisSuite() {
+  let server: RedisServer | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    for (const close of closers) await close().catch(() => undefined);
+    await server?.stop();
+  });
+  let n = 0;
+  return {
+    get redis(): RedisServer {
+      return server!;
+    },
+    /** Closes run after the file's tests: push a client the test opens itself. */
+    closers,
+    ...redisRunners(() => server!.url, closers),
+    fresh: (name: string) => `${name}-${++n}-${Date.now()}`,
   };
 }
