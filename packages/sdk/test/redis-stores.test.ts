@@ -7,7 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SikarampError } from '../src/core/errors.js';
 import { TokenCache } from '../src/core/token-cache.js';
 import { createWebhookHandler } from '../src/handlers/index.js';
