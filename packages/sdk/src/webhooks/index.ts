@@ -23,17 +23,17 @@ import { verify, type VerifiedWebhook, type VerifyOrderWebhookInput, type Verify
  * apart by `event` (`order.*` or `payment.*`). Throws WebhookVerificationError.
  * {@link verifyWebhookDelivery} also says whether the timestamp was signed.
  */
-export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => verify(input, 1, webHmac);
+export const verifyWebhook = (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => verify(input, 1, webHmac);
 
 /**
  * Verifies an order or ramp payment webhook and returns its body with what the signature
  * covered: `timestampSigned` false means the tolerance cannot stop a replay. Throws
  * WebhookVerificationError.
  */
-export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verify(input, 0, webHmac);
+export const verifyWebhookDelivery = (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verify(input, 0, webHmac);
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, webHmac);
+export const verifyCheckoutWebhook = (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, webHmac);
 
 export {
   WebhookVerificationError,

@@ -11,10 +11,10 @@ import { verify, type VerifiedWebhook, type VerifyOrderWebhookInput, type Verify
 export * from './index.js';
 
 /** Verifies an order or ramp payment webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyWebhook = async (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => verify(input, 1, nodeHmac);
+export const verifyWebhook = (input: VerifyOrderWebhookInput): Promise<WebhookEvent> => verify(input, 1, nodeHmac);
 
 /** Verifies an order or ramp payment webhook and returns its body with what the signature covered. Throws WebhookVerificationError. */
-export const verifyWebhookDelivery = async (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verify(input, 0, nodeHmac);
+export const verifyWebhookDelivery = (input: VerifyOrderWebhookInput): Promise<VerifiedWebhook<WebhookEvent>> => verify(input, 0, nodeHmac);
 
 /** Verifies a checkout webhook and returns its body, typed. Throws WebhookVerificationError. */
-export const verifyCheckoutWebhook = async (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, nodeHmac);
+export const verifyCheckoutWebhook = (input: VerifyWebhookInput): Promise<CheckoutWebhookEvent> => verify(input, 2, nodeHmac);

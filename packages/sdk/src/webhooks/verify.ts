@@ -101,8 +101,6 @@ const SCHEMES: WebhookSignatureScheme[] = ['body', 'timestamp.body'];
 /** Ends every message that may mean the body was parsed first. */
 const RAW_BODY = 'Pass the raw request body (e.g. express.raw())';
 const decoder = new TextDecoder();
-/** Lowercased header names, computed once: Node's req.headers are lowercase. */
-const lowered: Record<string, string> = {};
 
 /** The message is the reason, then what was found: `missing_header: X-Svc-Signature`. */
 const fail = (reason: WebhookVerificationReason, detail: string): never => {
@@ -113,27 +111,22 @@ const fail = (reason: WebhookVerificationReason, detail: string): never => {
  * Verifies a delivery with `hmac` (or Web Crypto, when the caller passes `crypto`): raw body,
  * signature (every entry, the previous secret's too for order webhooks) and timestamp headers,
  * tolerance, then an HMAC that matches for one secret and one scheme, and a JSON object body.
- * Synchronous while `hmac` is (node:crypto): no turn of the event loop per delivery.
  */
-export function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: Hmac): any {
+export async function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: Hmac): Promise<any> {
   const { headers, tolerance = DEFAULT_TOLERANCE_SECONDS, crypto } = input;
   const checkout = kind > 1;
   // Checkout has one scheme, and takes no pinning.
   const { scheme, encoding }: VerifyOrderWebhookInput = checkout ? ({} as never) : input;
-  if (!(tolerance >= 0) || ![undefined, 'body', 'timestamp.body'].includes(scheme!) || ![undefined, 'hex', 'base64'].includes(encoding)) {
+  if (!(tolerance >= 0) || ![undefined, ...SCHEMES].includes(scheme) || ![undefined, 'hex', 'base64'].includes(encoding)) {
     throw new RangeError('Invalid scheme, encoding or tolerance');
   }
 
-  // Node's req.headers are lowercase, signWebhook's as written; any other object is searched without regard to
-  // case. Headers.get answers null, not undefined, for a missing header. An array (a header sent twice) reads
-  // as its values joined with commas.
-  const read = (name: string) => {
-    const record = headers as Record<string, unknown>;
-    const lower = (lowered[name] ??= name.toLowerCase());
-    let value = typeof headers.get === 'function' ? (headers as Headers).get(name) : (record[lower] ?? record[name]);
-    if (value === undefined) for (const key in record) if (key.length === lower.length && key.toLowerCase() === lower && (value = record[key]) !== undefined) break;
-    return `${value ?? ''}`.trim();
-  };
+  // A plain object (Node's req.headers, signWebhook's) is read without regard to case, its first
+  // defined value for each name. An array (a header sent twice) reads as its values joined with commas.
+  const plain: Record<string, unknown> = {};
+  const isPlain = typeof headers.get !== 'function';
+  if (isPlain) for (const key in headers) plain[key.toLowerCase()] ??= (headers as Record<string, unknown>)[key];
+  const read = (name: string) => `${(isPlain ? plain[name.toLowerCase()] : (headers as Headers).get(name)) ?? ''}`.trim();
   const need = (name: string) => read(name) || fail('missing_header', name);
 
   const id = checkout && need('X-Svc-Event-ID');
@@ -168,40 +161,35 @@ export function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: Hmac): 
   // A string is the common case: no array to flatten.
   const secrets = (typeof input.secret === 'string' ? [input.secret] : [input.secret].flat()).filter((secret) => secret && typeof secret === 'string');
   if (!secrets.length) throw new CredentialError('The webhook secret is required');
-  const schemes = checkout ? [SCHEMES[1]!] : scheme ? [scheme] : SCHEMES;
-  // Each secret with each scheme, in turn.
-  const attempt = (i: number): unknown => {
-    if (i === secrets.length * schemes.length) fail('no_matching_signature', `check the secret. ${RAW_BODY}`);
-    const scheme = schemes[i % schemes.length]!;
-    const secret = secrets[(i / schemes.length) | 0]!;
-    const check = (expected: string) => {
-      // Every candidate is compared in constant time, so the time taken does not say which matched.
+
+  // Each secret with each scheme, in turn; every candidate compared in constant time, so the time taken does not say which matched.
+  for (const secret of secrets) {
+    for (const signed of checkout ? SCHEMES.slice(1) : scheme ? [scheme] : SCHEMES) {
+      let expected = (crypto ? webHmac : hmac)(secret, signed === 'body' ? '' : `${timestamp}.`, body, crypto);
+      // node:crypto answers at once: no turn of the microtask queue for it.
+      if (typeof expected !== 'string') expected = await expected;
       let matched: WebhookSignatureEncoding | undefined;
       for (const [hex, encoding] of candidates) {
         let diff = 0;
         for (let j = 0; j < 64; j++) diff |= expected.charCodeAt(j) ^ hex.charCodeAt(j);
         if (!diff) matched ??= encoding;
       }
-      return matched ? done(scheme, matched) : attempt(i + 1);
-    };
-    const expected = (crypto ? webHmac : hmac)(secret, scheme === 'body' ? '' : `${timestamp}.`, body, crypto);
-    return typeof expected === 'string' ? check(expected) : expected.then(check);
-  };
+      if (!matched) continue;
 
-  const done = (scheme: WebhookSignatureScheme, encoding: WebhookSignatureEncoding) => {
-    let event: any;
-    try {
-      event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
-    } catch {}
-    if (Object(event) !== event || Array.isArray(event) || (!checkout && typeof event.event !== 'string')) fail('invalid_json', 'not a JSON event object');
-    if (!checkout) return kind ? event : { event, timestamp: +timestamp, scheme, encoding, timestampSigned: scheme !== 'body' };
-    // The event headers are not under the signature: the signed body decides, and a header
-    // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-    for (const [field, header] of [['id', id], ['type', type]] as const) {
-      const signed = event[field];
-      if (signed !== undefined && signed !== header) fail(typeof signed === 'string' ? 'header_mismatch' : 'invalid_json', `the signed body's ${field} and its header differ`);
+      let event: any;
+      try {
+        event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+      } catch {}
+      if (Object(event) !== event || Array.isArray(event) || (!checkout && typeof event.event !== 'string')) fail('invalid_json', 'not a JSON event object');
+      if (!checkout) return kind ? event : { event, timestamp: +timestamp, scheme: signed, encoding: matched, timestampSigned: signed !== 'body' };
+      // The event headers are not under the signature: the signed body decides, and a header
+      // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
+      for (const [field, header] of Object.entries({ id, type })) {
+        const value = event[field];
+        if (value !== undefined && value !== header) fail(typeof value === 'string' ? 'header_mismatch' : 'invalid_json', `the signed body's ${field} and its header differ`);
+      }
+      return { ...event, id, type };
     }
-    return { ...event, id, type };
-  };
-  return attempt(0);
+  }
+  fail('no_matching_signature', `check the secret. ${RAW_BODY}`);
 }
