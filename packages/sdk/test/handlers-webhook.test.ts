@@ -160,6 +160,22 @@ describe('createWebhookHandler', () => {
     expect((await handle(orderDelivery(orderEvent()))).status).toBe(413);
   });
 
+  it('answers 413 to a streamed body with no length after reading just past maxBodyBytes, not the whole of it', async () => {
+    const handle = createWebhookHandler({ secret: SECRET, store: new MemoryDedupeStore(), onEvent: () => {}, maxBodyBytes: 1024 });
+    // 64 MiB offered in 64 KiB chunks, as Hono, Next.js, Bun or Workers hand over a chunked upload.
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        pulled += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const res = await handle(new Request(URL_, { method: 'POST', body, duplex: 'half' } as RequestInit));
+    expect(res.status).toBe(413);
+    expect(pulled).toBeLessThanOrEqual(2 * 64 * 1024);
+  });
+
   it('answers 500 when the store fails, without running onEvent', async () => {
     const broken: DedupeStore = {
       claim: async () => {

@@ -41,10 +41,34 @@ export function upstream(cause: unknown): Response {
   return internal();
 }
 
-/** Reads at most `limit` bytes of the body; undefined when it is longer. */
+/**
+ * Reads at most `limit` bytes of the body; undefined when it is longer. The body is read as a
+ * stream and dropped at the first byte over `limit`, so that a chunked body without a length
+ * (or one longer than it says) is never held whole.
+ */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > limit) return undefined;
-  const body = new Uint8Array(await request.arrayBuffer());
-  return body.byteLength > limit ? undefined : body;
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
 }

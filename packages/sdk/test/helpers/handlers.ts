@@ -11,6 +11,7 @@ import { AnchorClient } from '../../src/anchor/index.js';
 import { createRampHandlers, createWebhookHandler, MemoryDedupeStore, type RampHandlers } from '../../src/handlers/index.js';
 import type { WebhookEvent } from '../../src/webhooks/index.js';
 import { customerInput, newWidget } from './clients.js';
+import { flood } from './flood.js';
 import { startStandalone, type MockEnv } from './mock.js';
 
 export interface ServedHandlers {
@@ -125,6 +126,17 @@ export function adapterSuite(framework: string, start: StartFramework) {
       const raw = await fetch(`${server.url}/webhooks`, { method: 'POST', headers, body });
       expect([raw.status, await raw.json()]).toEqual([200, { received: true }]);
       expect(events.filter((e) => 'order_id' in e && e.order_id === payload.order_id)).toHaveLength(1);
+    });
+
+    it('answers 413 to a chunked session body with no length while it is still arriving', async () => {
+      // The webhook routes here sit behind the framework's own body reading (express.raw drains
+      // the rest before answering; Hono's c.req.json() holds it all): see the handlers guide.
+      const max = 64 * 1024 * 1024;
+      const { status, sent } = await flood(server.url, '/api/ramp/session', { cookie: 'ama' }, max);
+      expect(status).toBe(413);
+      expect(sent).toBeLessThan(max);
+      // The server still answers.
+      expect((await session(JSON.stringify({ flow: 'sell', amount: 5 }))).status).toBe(200);
     });
   });
 }

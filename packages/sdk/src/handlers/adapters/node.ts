@@ -23,17 +23,48 @@ export async function toWebRequest(req: IncomingMessage, path: string, read: Rea
   }
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
-  let body: Uint8Array | string;
+  let body: Uint8Array | string | ReadableStream<Uint8Array>;
   if (read && 'raw' in read) body = read.raw;
   else if (read && read.parsed !== undefined) body = JSON.stringify(read.parsed);
-  else if (!req.readableEnded) {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of req) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
-    body = Buffer.concat(chunks);
-  } else body = '';
+  else if (!req.readableEnded) return new Request(url, { method, headers, body: streamOf(req), duplex: 'half' } as RequestInit);
+  else body = '';
   // The length the client sent no longer describes a body that was re-serialised.
   headers.delete('content-length');
   return new Request(url, { method, headers, body: body as BodyInit });
+}
+
+/**
+ * The unread body as a web stream that takes from `req` only as fast as the handler reads, so
+ * that the handler's size limit bounds what is held: reading it all first would hold a chunked
+ * body of any length. What the handler leaves unread stays in the socket; `sendWebResponse`
+ * then closes the connection after the answer.
+ */
+function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  const stop = () => {
+    open = false;
+    req.pause();
+    req.off('data', onData);
+  };
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const onData = (chunk: Buffer | string) => {
+    if (!open) return;
+    controller.enqueue(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      req.on('data', onData);
+      req.pause();
+      req.once('end', () => open && (stop(), controller.close()));
+      req.once('close', () => open && (stop(), controller.error(new Error('The client closed the request before its body ended'))));
+    },
+    pull() {
+      if (open) req.resume();
+    },
+    cancel: stop,
+  });
 }
 
 /** Reads what a framework stored: `rawBody` (set by a raw-body plugin or a `verify` hook), else `body`. */
@@ -56,6 +87,8 @@ export function headersOf(response: Response): Record<string, string | string[]>
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  // A body the handler refused unread (413) is not read to its end: the connection closes instead.
+  if (res.req && !res.req.complete) res.setHeader('connection', 'close');
   res.writeHead(response.status, headersOf(response));
   res.end(Buffer.from(await response.arrayBuffer()));
 }
