@@ -159,7 +159,7 @@ describe('createRampHandlers, standalone mock (127.0.0.1)', () => {
   describe('without an anchor client', () => {
     it('starts the transaction at the widget backend, and reads statuses only with getTransaction', async () => {
       const widget = createRampHandlers({ widget: shop.widget, authorize });
-      const res = await widget.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { cookie: 'ama' }, body: JSON.stringify({ flow: 'buy', amount: 50 }) }));
+      const res = await widget.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { cookie: 'ama', 'content-type': 'application/json' }, body: JSON.stringify({ flow: 'buy', amount: 50 }) }));
       expect(res.status).toBe(200);
       const { id } = (await res.json()) as { id: string };
       expect(env.backend.control.anchor.transaction(id)).toMatchObject({ transaction: { kind: 'deposit', status: 'incomplete' } });
@@ -167,7 +167,7 @@ describe('createRampHandlers, standalone mock (127.0.0.1)', () => {
       expect([unreadable.status, (await errorOf(unreadable)).code]).toEqual([501, 'status_unavailable']);
 
       const recorded = createRampHandlers({ widget: shop.widget, authorize, getTransaction: async (tx) => ({ id: tx, status: 'pending_anchor' }) });
-      const started = (await (await recorded.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { cookie: 'ama' }, body: '{"flow":"sell"}' }))).json()) as { id: string };
+      const started = (await (await recorded.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { cookie: 'ama', 'content-type': 'application/json' }, body: '{"flow":"sell"}' }))).json()) as { id: string };
       const read = await recorded.status(new Request(`${SHOP}/t?id=${started.id}`, { headers: { cookie: 'ama' } }));
       expect(await read.json()).toEqual({ transaction: { id: started.id, status: 'pending_anchor' } });
       expect((await recorded.status(new Request(`${SHOP}/t?id=${started.id}`, { headers: { cookie: 'kofi' } }))).status).toBe(404);
@@ -183,7 +183,7 @@ describe('createRampHandlers, standalone mock (127.0.0.1)', () => {
       },
       onError: (e) => reported.push(e),
     });
-    const res = await broken.session(new Request(`${SHOP}/s`, { method: 'POST', body: '{"flow":"sell"}' }));
+    const res = await broken.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"flow":"sell"}' }));
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('hunter2');
     expect(reported).toHaveLength(1);

@@ -73,7 +73,7 @@ describe('createRampHandlers with SqliteTransactionOwners, standalone mock', () 
       owners: new SqliteTransactionOwners(db),
     });
     const post = (body: unknown) =>
-      handlers.session(new Request('https://shop.example/api/ramp/session', { method: 'POST', headers: { cookie: 'ama' }, body: JSON.stringify(body) }));
+      handlers.session(new Request('https://shop.example/api/ramp/session', { method: 'POST', headers: { cookie: 'ama', 'content-type': 'application/json' }, body: JSON.stringify(body) }));
     const status = (id: string, cookie = 'ama') => handlers.status(new Request(`https://shop.example/api/ramp/status?id=${id}`, { headers: { cookie } }));
     return { post, status, stop: () => db.close() };
   }

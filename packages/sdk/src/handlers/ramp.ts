@@ -80,6 +80,8 @@ interface SessionRequest {
 const MAX_SESSION_BODY = 16 * 1024;
 const LANG = /^[a-z]{2}(-[A-Za-z]{2})?$/;
 const ID = /^[\w.:-]{1,100}$/;
+/** `application/json`, with parameters such as a charset. */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /** The customer's mistake in the body, or the request; null values count as absent (the widget sends NaN as null). */
 function parseSession(body: unknown, anchor: boolean): SessionRequest | string {
@@ -131,6 +133,11 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
 
   async function session(request: Request): Promise<Response> {
     if (request.method !== 'POST') return methodNotAllowed('POST');
+    // A form on another site can POST urlencoded, multipart or text/plain with the customer's
+    // cookie and no CORS preflight; only JSON needs one, which the browser refuses cross-origin.
+    if (!JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
+      return error(415, 'unsupported_media_type', 'The body must be JSON (content-type: application/json).');
+    }
     const user_id = await customer(request);
     if (user_id instanceof Response) return user_id;
     const raw = await readBody(request, MAX_SESSION_BODY);
