@@ -301,7 +301,7 @@ describe.each(MODES)('SEP-24 at the anchor, %s', (_name, start) => {
     expect(tx.fee_details).toEqual({
       total: '1.70',
       asset: 'iso4217:GHS',
-      details: [
+      breakdown: [
         { name: 'Platform fee', amount: '1.54', description: '1.00 % of the amount' },
         { name: 'Stellar network fee', amount: '0.16' },
       ],

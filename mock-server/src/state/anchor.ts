@@ -19,6 +19,12 @@ export interface TransactionRefund {
 }
 
 /** An interactive (SEP-24) transaction, started at the anchor or through the widget backend. */
+/** A Stellar memo as SEP-24 names one: its type and its value (a hash in base64). */
+export interface StellarMemo {
+  type: 'id' | 'text' | 'hash';
+  value: string;
+}
+
 export interface TransactionRecord {
   /** UUID, the `id` of GET /transaction. */
   id: string;
@@ -58,6 +64,10 @@ export interface TransactionRecord {
   /** Withdrawal: where the customer sends the USDC, and the memo that identifies the transfer. */
   withdraw_anchor_account: string | null;
   withdraw_memo: string | null;
+  /** Deposit: the memo the USDC payment carries (SEP-24 `memo`, or the SEP-10 memo of a shared account); absent: none. */
+  deposit_memo?: StellarMemo | null;
+  /** Withdrawal: the memo refunds carry (SEP-24 `refund_memo`); absent: the memo the USDC came with. */
+  refund_memo?: StellarMemo | null;
   /** Withdrawal: the wallet the USDC comes from: the request's `account` (or the signed-in one) from the start, then the one it came from. */
   source_account: string | null;
   collection_id: string | null;

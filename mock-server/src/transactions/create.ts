@@ -4,7 +4,7 @@ import { sha256Hex } from '../crypto.js';
 import { badRequest } from '../http/errors.js';
 import { DIRECT_FEES, quoteBuy, quoteSell, type FeeTerms, type Quote } from '../pricing.js';
 import { priceAtQuote } from '../quotes.js';
-import type { TransactionKind, TransactionRecord } from '../state/anchor.js';
+import type { StellarMemo, TransactionKind, TransactionRecord } from '../state/anchor.js';
 import type { CustomerRecord, MerchantRecord } from '../store.js';
 import { checkLimits } from '../volume.js';
 import { end } from './orders.js';
@@ -28,6 +28,10 @@ export interface CreateTransactionInput {
   destination_address?: string;
   /** Withdrawal only: the wallet the USDC is to come from (SEP-24 `from`), when known. */
   source_account?: string;
+  /** Deposit only: the memo the USDC payment carries. */
+  deposit_memo?: StellarMemo;
+  /** Withdrawal only: the memo refunds carry. */
+  refund_memo?: StellarMemo;
   /** The SEP-38 quote that prices it (checked by the caller with quoteForRequest). */
   quote_id?: string;
   /** A merchant's session and public key, from the request's merchant fields. */
@@ -72,6 +76,8 @@ export async function createTransaction(
     withdraw_anchor_account: null,
     withdraw_memo: null,
     source_account: input.kind === 'withdrawal' ? (input.source_account ?? null) : null,
+    ...(input.deposit_memo ? { deposit_memo: input.deposit_memo } : {}),
+    ...(input.refund_memo ? { refund_memo: input.refund_memo } : {}),
     collection_id: null,
     payout_id: null,
     payout_attempts: 0,

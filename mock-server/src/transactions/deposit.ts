@@ -57,7 +57,7 @@ function scheduleSubmit(ctx: MockContext, id: string) {
     const payment = sendPayment(
       ctx,
       { kind: 'transaction', id },
-      { from: anchorAccount(ctx), to: tx.destination_address, amount: tx.quote.crypto_amount.toFixed(2), memo: null },
+      { from: anchorAccount(ctx), to: tx.destination_address, amount: tx.quote.crypto_amount.toFixed(2), memo: tx.deposit_memo?.value ?? null },
     );
     tx.stellar_transaction_id = payment.hash;
   });

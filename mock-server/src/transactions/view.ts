@@ -7,7 +7,8 @@ import type { Quote } from '../pricing.js';
 import { usdcAsset } from '../quotes.js';
 import type { TransactionKind, TransactionRecord } from '../state/anchor.js';
 import { checkLimits, MIN_CRYPTO_USDC, MIN_FIAT_GHS } from '../volume.js';
-import { checkAmount, feeTerms, limitTerms, priceFor } from './create.js';
+import { checkAmount, feeTerms, INCOMPLETE_TTL_SECONDS, limitTerms, priceFor } from './create.js';
+import { TRANSFER_WINDOW_SECONDS } from './withdraw.js';
 
 const GHS_ASSET = 'iso4217:GHS';
 
@@ -42,8 +43,9 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
     ...refundsView(tx),
     // SEP-24: a deposit comes from the Mobile Money number and goes to the Stellar account; a
     // withdrawal comes from the Stellar account and goes to the Mobile Money number.
+    ...userActionRequiredBy(tx),
     ...(deposit
-      ? { from: tx.phone, to: tx.destination_address }
+      ? { from: tx.phone, to: tx.destination_address, ...(tx.deposit_memo ? { deposit_memo: tx.deposit_memo.value, deposit_memo_type: tx.deposit_memo.type } : {}) }
       : {
           from: tx.source_account,
           to: tx.phone,
@@ -57,12 +59,25 @@ export function transactionView(ctx: MockContext, tx: TransactionRecord) {
 
 export type TransactionView = ReturnType<typeof transactionView>;
 
-/** SEP-24's `fee_details`: the total in cedis and what it is made of (the spread is in the rate, not a fee). */
+/**
+ * SEP-24's `user_action_required_by`, only while the anchor waits on the customer with a
+ * deadline: the form (`incomplete` expires 30 minutes after the start) and a withdrawal's USDC
+ * (`pending_user_transfer_start` expires 30 minutes after the form was finished).
+ */
+function userActionRequiredBy(tx: TransactionRecord) {
+  if (tx.status === 'incomplete') return { user_action_required_by: iso(tx.started_at + INCOMPLETE_TTL_SECONDS * 1000) };
+  if (tx.status === 'pending_user_transfer_start' && tx.kind === 'withdrawal') {
+    return { user_action_required_by: iso(tx.updated_at + TRANSFER_WINDOW_SECONDS * 1000) };
+  }
+  return {};
+}
+
+/** SEP-24's `fee_details`: the total in cedis and its `breakdown` (SEP-38's `fee` calls it `details`); the spread is in the rate, not a fee. */
 function feeDetails(q: Quote) {
   return {
     total: q.fees.total.toFixed(2),
     asset: GHS_ASSET,
-    details: [
+    breakdown: [
       { name: 'Platform fee', amount: q.fees.platform_fee.toFixed(2), description: `${(q.fees.fee_bps / 100).toFixed(2)} % of the amount` },
       { name: 'Stellar network fee', amount: q.fees.network_fee.toFixed(2) },
     ],

@@ -114,9 +114,14 @@ function startPayoutAttempt(ctx: MockContext, tx: TransactionRecord, event: 'sta
   tx.payout_id = payout.id;
 }
 
-/** Sends the USDC of `payment` back to the wallet it came from, in full, and lists it on the transaction. */
+/**
+ * Sends the USDC of `payment` back to the wallet it came from, in full, and lists it on the
+ * transaction; with the request's `refund_memo`, else the memo the payment came with (SEP-24),
+ * so that a shared account can tell whose money it is.
+ */
 function refund(ctx: MockContext, tx: TransactionRecord, payment: StellarPaymentRecord, reason: string) {
-  const back = sendPayment(ctx, { kind: 'transaction', id: tx.id }, { from: payment.to, to: payment.from, amount: payment.amount, memo: null });
+  const memo = tx.refund_memo?.value ?? payment.memo;
+  const back = sendPayment(ctx, { kind: 'transaction', id: tx.id }, { from: payment.to, to: payment.from, amount: payment.amount, memo });
   const entry: TransactionRefund = { stellar_transaction_id: back.hash, refunded_payment: payment.hash, amount: payment.amount, reason, status: 'pending' };
   tx.refunds.push(entry);
 }

@@ -143,7 +143,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /**
  * A transaction object as SEP-24 lists its fields: `id`, `kind`, `status`, `more_info_url` and
  * `started_at` always; amounts as decimal strings; times as UTC ISO 8601; `fee_details` as
- * `{ total, asset, details?: [{ name, amount, description? }] }`; `from`/`to` and the
+ * `{ total, asset, breakdown?: [{ name, amount, description? }] }`; `from`/`to` and the
  * withdrawal's `withdraw_*` fields as strings (null until known).
  */
 export function expectSep24Transaction(tx: any) {
@@ -158,12 +158,12 @@ export function expectSep24Transaction(tx: any) {
   for (const key of ['stellar_transaction_id', 'external_transaction_id', 'from', 'to']) if (tx[key] !== null) expect(typeof tx[key]).toBe('string');
   expect(typeof tx.refunded).toBe('boolean');
   if ('fee_details' in tx) {
-    expect(Object.keys(tx.fee_details).sort()).toEqual(['asset', 'details', 'total']);
+    expect(Object.keys(tx.fee_details).sort()).toEqual(['asset', 'breakdown', 'total']);
     expect(tx.fee_details.total).toMatch(DECIMAL);
     expect(tx.fee_details.asset).toBe(tx.amount_fee_asset);
     expect(tx.fee_details.total).toBe(tx.amount_fee);
     let sum = 0;
-    for (const d of tx.fee_details.details) {
+    for (const d of tx.fee_details.breakdown) {
       expect(typeof d.name).toBe('string');
       expect(d.amount).toMatch(DECIMAL);
       if ('description' in d) expect(typeof d.description).toBe('string');

@@ -19,9 +19,10 @@ import { requirePermission } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { parse } from '../../http/body.js';
 import { route } from '../../http/respond.js';
-import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
+import { GHS_ASSET, quoteForRequest, quoteSellAmount, usdcAsset } from '../../quotes.js';
 import type { CustomerRecord } from '../../store.js';
-import type { TransactionKind, TransactionRecord } from '../../state/anchor.js';
+import type { StellarMemo, TransactionKind, TransactionRecord } from '../../state/anchor.js';
+import { pickLang } from '../interactive/strings.js';
 import { isStellarAccount } from '../../transactions/accounts.js';
 import { createTransaction, findTransaction } from '../../transactions/create.js';
 import { transactionView } from '../../transactions/view.js';
@@ -47,8 +48,43 @@ const InteractiveFieldsSchema = z.object({
   api_key: text.optional(),
   user_id: text.optional(),
   quote_id: text.optional(),
-  lang: z.string().trim().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'must be a language code such as en').optional(),
+  /** SEP-24's name for the customer (its SEP-12 id); the same as `user_id`. */
+  customer_id: text.optional(),
+  /** Any RFC 4646 tag (`en`, `fr-CA`, `es-419`); the page falls back to `en` for a language it lacks. */
+  lang: z.string().trim().regex(/^[A-Za-z]{1,8}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en or fr-CA').optional(),
+  /** The only Stellar asset, USDC of its issuer (SEP-24: the anchor's own when left out). */
+  asset_issuer: z.string().trim().optional(),
+  /** Deposit: what the customer pays with; withdrawal: what the customer receives. Only the cedi, by Mobile Money. */
+  source_asset: z.string().trim().optional(),
+  destination_asset: z.string().trim().optional(),
+  /** Deposit: the memo the USDC payment carries (`memo_type` `id` unless named). */
+  memo: z.string().optional(),
+  memo_type: z.string().optional(),
+  /** Withdrawal: the memo refunds carry, with its type (both or neither). */
+  refund_memo: z.string().optional(),
+  refund_memo_type: z.string().optional(),
 });
+
+/** A Stellar memo as SEP-24 passes it: `id` a 64-bit unsigned integer, `text` up to 28 bytes, `hash` 32 bytes in base64. */
+function stellarMemo(field: string, value: string, type: string): StellarMemo {
+  if (type === 'id') {
+    if (!/^(0|[1-9]\d{0,19})$/.test(value) || BigInt(value) >= 2n ** 64n) throw badRequest(`${field}: an id memo is a 64-bit unsigned integer`);
+    return { type, value };
+  }
+  if (type === 'text') {
+    if (new TextEncoder().encode(value).length > 28) throw badRequest(`${field}: a text memo is at most 28 bytes`);
+    return { type, value };
+  }
+  if (type === 'hash') {
+    let bytes = -1;
+    try {
+      bytes = atob(value).length;
+    } catch {}
+    if (bytes !== 32) throw badRequest(`${field}: a hash memo is 32 bytes in base64`);
+    return { type, value };
+  }
+  throw badRequest(`${field}_type: must be id, text or hash`);
+}
 
 /** The answer of an interactive request (000 section 2). */
 export interface InteractiveResponse {
@@ -76,6 +112,28 @@ export async function startInteractive(
   options: StartInteractiveOptions = {},
 ): Promise<InteractiveResponse> {
   const f = parse(InteractiveFieldsSchema, input);
+  if (f.customer_id !== undefined) {
+    if (f.user_id !== undefined && f.user_id !== f.customer_id) throw badRequest('customer_id: names another customer than user_id');
+    f.user_id = f.customer_id;
+  }
+  if (f.asset_issuer !== undefined && `stellar:USDC:${f.asset_issuer}` !== usdcAsset(ctx)) {
+    throw badRequest(`asset_issuer: this anchor offers USDC of ${usdcAsset(ctx).split(':')[2]} only`);
+  }
+  const offChain = kind === 'deposit' ? 'source_asset' : 'destination_asset';
+  if (f[offChain] !== undefined && f[offChain] !== GHS_ASSET) throw badRequest(`${offChain}: this anchor ${kind === 'deposit' ? 'takes' : 'pays'} ${GHS_ASSET} only`);
+  let depositMemo: StellarMemo | undefined;
+  if (kind === 'deposit' && (f.memo !== undefined || f.memo_type !== undefined)) {
+    if (f.memo === undefined) throw badRequest('memo: required with memo_type');
+    depositMemo = stellarMemo('memo', f.memo, f.memo_type ?? 'id');
+  } else if (kind === 'deposit' && f.account === undefined && client.memo !== null) {
+    // A shared account's user (a SEP-10 memo) gets its USDC with that memo, or the account could not tell whose it is.
+    depositMemo = { type: 'id', value: client.memo };
+  }
+  let refundMemo: StellarMemo | undefined;
+  if (kind === 'withdrawal' && (f.refund_memo !== undefined || f.refund_memo_type !== undefined)) {
+    if (f.refund_memo === undefined || f.refund_memo_type === undefined) throw badRequest('refund_memo: send refund_memo and refund_memo_type together');
+    refundMemo = stellarMemo('refund_memo', f.refund_memo, f.refund_memo_type);
+  }
   if (ctx.options.network === 'public') {
     const missing = MERCHANT_FIELDS.filter((name) => !f[name]);
     if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required on the main network`);
@@ -105,7 +163,9 @@ export async function startInteractive(
     // Priced at the quote: its sell amount is the amount (the request's, when given, is the same).
     ...(quote ? { amount: quoteSellAmount(quote), quote_id: quote.id } : {}),
     ...(wallet ? (kind === 'deposit' ? { destination_address: wallet } : { source_account: wallet }) : {}),
-    lang: f.lang?.slice(0, 2).toLowerCase() ?? 'en',
+    ...(depositMemo ? { deposit_memo: depositMemo } : {}),
+    ...(refundMemo ? { refund_memo: refundMemo } : {}),
+    lang: pickLang(f.lang),
     embed_origins: auth?.key.allowed_domains ?? [],
     ...(auth && f.api_key ? { merchant_session: { session_id: auth.session.session_id, api_key: f.api_key } } : {}),
   });
