@@ -42,15 +42,22 @@ const muxedId = (account: string) => StrKey.decodeMed25519PublicKey(account).sub
 export function customerSubject(client: Sep10Client, fields: Record<string, unknown>): string {
   const { account, memo, memo_type: memoType } = fields;
   if (account !== undefined && account !== '' && account !== client.account) throw badRequest("account: does not match the SEP-10 token's account");
-  if (memoType !== undefined && memoType !== '' && memoType !== 'id') throw badRequest('memo_type: only id memos are supported');
   if (memo === undefined || memo === '') return client.sub;
-  if (typeof memo !== 'string' || !/^[1-9]\d{0,19}$/.test(memo) || BigInt(memo) >= 2n ** 64n) throw badRequest('memo: must be an id memo (a positive 64-bit integer)');
   const tokenMemo = client.memo ?? (client.account.startsWith('M') ? muxedId(client.account) : null);
+  // SEP-12: with a memo in the token, `memo_type` "can be ignored"; without, only id memos name users here.
+  if (tokenMemo === null && memoType !== undefined && memoType !== '' && memoType !== 'id') throw badRequest('memo_type: only id memos are supported');
+  if (typeof memo !== 'string' || !/^[1-9]\d{0,19}$/.test(memo) || BigInt(memo) >= 2n ** 64n) throw badRequest('memo: must be an id memo (a positive 64-bit integer)');
   if (tokenMemo !== null) {
     if (memo !== tokenMemo) throw badRequest("memo: does not match the memo of the SEP-10 token");
     return client.sub;
   }
   return `${client.account}:${memo}`;
+}
+
+/** GET /customer's answer: the customer lookup of 000, plus the `message` SEP-12 requires of a REJECTED customer. */
+function sep12View(customer: CustomerRecord) {
+  const view = customerView(customer);
+  return customer.status === 'REJECTED' ? { ...view, message: 'The customer was rejected by compliance review and cannot transact.' } : view;
 }
 
 /** The customer `id` if this request may reach it (see the module comment); 404 otherwise. */
@@ -99,9 +106,9 @@ export function sep12Handlers(ctx: MockContext) {
         const fields = query(request);
         const { subject, merchant } = await caller(request, fields);
         const id = typeof fields.id === 'string' && fields.id !== '' ? fields.id : merchant?.session.user_id;
-        if (id) return HttpResponse.json(customerView(reachableCustomer(ctx, subject, merchant, id)));
+        if (id) return HttpResponse.json(sep12View(reachableCustomer(ctx, subject, merchant, id)));
         const newest = [...ctx.store.customers.values()].filter((c) => c.account === subject).at(-1);
-        if (newest) return HttpResponse.json(customerView(newest));
+        if (newest) return HttpResponse.json(sep12View(newest));
         return HttpResponse.json({ status: 'NEEDS_INFO', fields: Object.fromEntries(REQUIRED_FIELDS) });
       }),
     ),
