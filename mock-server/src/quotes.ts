@@ -104,7 +104,7 @@ export async function priceRequest(ctx: MockContext, req: PriceRequest): Promise
 export async function createQuote(
   ctx: MockContext,
   account: string,
-  req: PriceRequest & { expire_after?: string | undefined },
+  req: PriceRequest & { expire_after?: string | undefined; sell_delivery_method?: string | undefined; buy_delivery_method?: string | undefined },
 ): Promise<QuoteRecord> {
   const { kind, price, merchant } = await priceRequest(ctx, req);
   const now = ctx.clock.now();
@@ -112,7 +112,17 @@ export async function createQuote(
   if (req.expire_after !== undefined && Date.parse(req.expire_after) > expiresAt) {
     throw badRequest(`expire_after: quotes live ${ctx.options.rateLifetimeSeconds} seconds; the latest expiry now is ${iso(expiresAt)}`);
   }
-  const quote: QuoteRecord = { id: ctx.random.uuid(), account, merchant_id: merchant?.id ?? null, kind, price, created_at: now, expires_at: expiresAt };
+  const quote: QuoteRecord = {
+    id: ctx.random.uuid(),
+    account,
+    merchant_id: merchant?.id ?? null,
+    kind,
+    price,
+    created_at: now,
+    expires_at: expiresAt,
+    ...(req.sell_delivery_method ? { sell_delivery_method: req.sell_delivery_method } : {}),
+    ...(req.buy_delivery_method ? { buy_delivery_method: req.buy_delivery_method } : {}),
+  };
   ctx.store.anchor.quotes.set(quote.id, quote);
   return quote;
 }
@@ -168,6 +178,9 @@ export function quoteView(ctx: MockContext, quote: QuoteRecord) {
     sell_amount,
     buy_asset: deposit ? usdcAsset(ctx) : GHS_ASSET,
     buy_amount,
+    // SEP-38: present only when the request named them.
+    ...(quote.sell_delivery_method ? { sell_delivery_method: quote.sell_delivery_method } : {}),
+    ...(quote.buy_delivery_method ? { buy_delivery_method: quote.buy_delivery_method } : {}),
     fee,
   };
 }

@@ -106,6 +106,9 @@ export interface QuoteRecord {
   /** ms since epoch, clock time. */
   created_at: number;
   expires_at: number;
+  /** The delivery methods the request named (SEP-38 repeats them in the quote). */
+  sell_delivery_method?: string;
+  buy_delivery_method?: string;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'exhausted';

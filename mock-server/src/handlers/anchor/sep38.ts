@@ -61,9 +61,12 @@ const common = {
 };
 const PriceQuery = z.object(common);
 const QuoteBody = z.object({ ...common, expire_after: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' }).optional() });
+/** Exactly one of `sell_asset` (answered with `buy_assets`) and `buy_asset` (answered with `sell_assets`), each with its own amount. */
 const PricesQuery = z.object({
-  sell_asset: asset,
+  sell_asset: asset.optional(),
   sell_amount: amount.optional(),
+  buy_asset: asset.optional(),
+  buy_amount: amount.optional(),
   sell_delivery_method: deliveryMethod,
   buy_delivery_method: deliveryMethod,
   country_code: countryCode,
@@ -90,15 +93,23 @@ export function sep38Handlers(ctx: MockContext) {
       `${base}/prices`,
       route(ctx, 'sep', async ({ request }) => {
         const q = parse(PricesQuery, query(request));
+        if ((q.sell_asset === undefined) === (q.buy_asset === undefined)) throw badRequest('send either sell_asset or buy_asset, not both');
+        if (q.sell_asset === undefined && q.sell_amount !== undefined) throw badRequest('sell_amount: only with sell_asset');
+        if (q.buy_asset === undefined && q.buy_amount !== undefined) throw badRequest('buy_amount: only with buy_asset');
         const usdc = usdcAsset(ctx);
-        if (q.sell_asset !== GHS_ASSET && q.sell_asset !== usdc) {
-          throw badRequest(`sell_asset: not offered; sell ${GHS_ASSET} or ${usdc}`);
+        const given = (q.sell_asset ?? q.buy_asset)!;
+        if (given !== GHS_ASSET && given !== usdc) {
+          throw badRequest(`${q.sell_asset ? 'sell_asset' : 'buy_asset'}: not offered; use ${GHS_ASSET} or ${usdc}`);
         }
-        const buy = q.sell_asset === GHS_ASSET ? usdc : GHS_ASSET;
+        const other = given === GHS_ASSET ? usdc : GHS_ASSET;
+        const [sell, buy] = q.sell_asset ? [given, other] : [other, given];
         // An amount outside the limits is refused as GET /price would refuse it.
-        if (q.sell_amount !== undefined) await priceRequest(ctx, { sell_asset: q.sell_asset, buy_asset: buy, sell_amount: q.sell_amount });
-        const price = decimal(unitPrice(ctx, kindOfPair(ctx, q.sell_asset, buy)));
-        return HttpResponse.json({ buy_assets: [{ asset: buy, price, decimals: decimalsOf(ctx, buy) }] });
+        if (q.sell_amount !== undefined || q.buy_amount !== undefined) {
+          await priceRequest(ctx, { sell_asset: sell, buy_asset: buy, sell_amount: q.sell_amount, buy_amount: q.buy_amount });
+        }
+        // Either way `price` is one unit of the bought asset in the sold one (SEP-38's examples).
+        const entry = { asset: other, price: decimal(unitPrice(ctx, kindOfPair(ctx, sell, buy))), decimals: decimalsOf(ctx, other) };
+        return HttpResponse.json(q.sell_asset ? { buy_assets: [entry] } : { sell_assets: [entry] });
       }),
     ),
     http.get(
