@@ -10,7 +10,7 @@
  * export const POST = ramp.session; // app/api/ramp/session/route.ts
  * ```
  */
-export { createRampHandlers, MemoryTransactionOwners, type RampHandlers, type RampHandlersOptions } from './ramp.js';
+export { createRampHandlers, MemoryTransactionOwners, type RampHandlers, type RampHandlersOptions, type AmountLimits } from './ramp.js';
 export type { TransactionOwners } from './owners.js';
 export { SqliteTransactionOwners, type SqliteTransactionOwnersOptions } from './sqlite.js';
 export {

@@ -55,11 +55,29 @@ export interface RampHandlersOptions {
    * (`@sikaramp/sdk/redis`), `SqliteTransactionOwners`, or your database.
    */
   owners?: TransactionOwners;
+  /**
+   * The amounts `session` takes, in what the customer enters: GHS for a buy, USDC for a sell.
+   * Anything outside is refused 400 `amount_out_of_range` before the service is asked. Default:
+   * buy 10 to 5,000 GHS, sell 1 to 5,000 USDC (the ramp document's minimums; the starter tier's
+   * per-transaction maximum, which a sell of 5,000 USDC exceeds too while 1 USDC is worth more
+   * than 1 GHS). Set yours to the maximum your onboarding configured.
+   */
+  limits?: { buy?: Partial<AmountLimits>; sell?: Partial<AmountLimits> };
   /** Reads a transaction for `status` without `anchor`, e.g. from your webhook records. */
   getTransaction?: (id: string) => Promise<AnchorTransaction | Record<string, unknown>>;
   /** Called with each error answered 5xx. Default `console.error`. */
   onError?: ErrorReporter;
 }
+
+/** The smallest and the largest amount of one flow, both included. */
+export interface AmountLimits {
+  min: number;
+  max: number;
+}
+
+/** 001 section 8: at least 10 GHS and 1 USDC; the per-transaction maximum is the merchant's (the starter tier's 5,000 GHS). */
+const DEFAULT_LIMITS = { buy: { min: 10, max: 5_000 }, sell: { min: 1, max: 5_000 } } as const;
+const CURRENCY = { buy: 'GHS', sell: 'USDC' } as const;
 
 export interface RampHandlers {
   /** `session-url`: POST. */
@@ -110,6 +128,12 @@ function parseSession(body: unknown, anchor: boolean): SessionRequest | string {
 export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
   const { widget, anchor, publicKey, authorize, getTransaction } = options;
   if (anchor && !publicKey) throw new TypeError('createRampHandlers: `publicKey` is required with `anchor` (the merchant field api_key)');
+  const limits = { buy: { ...DEFAULT_LIMITS.buy, ...options.limits?.buy }, sell: { ...DEFAULT_LIMITS.sell, ...options.limits?.sell } };
+  for (const { min, max } of Object.values(limits)) {
+    if (!(Number.isFinite(min) && Number.isFinite(max) && min > 0 && min <= max)) {
+      throw new RangeError('createRampHandlers: each of `limits` must have 0 < min <= max, finite numbers');
+    }
+  }
   const owners = options.owners ?? new MemoryTransactionOwners();
   const onError = options.onError ?? ((e: unknown) => console.error(e));
 
@@ -151,6 +175,10 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     const input = parseSession(body, anchor !== undefined);
     if (typeof input === 'string') return error(400, 'invalid_request', input);
     const { flow, amount, destination, lang } = input;
+    const { min, max } = limits[flow];
+    if (amount !== undefined && (amount < min || amount > max)) {
+      return error(400, 'amount_out_of_range', `amount must be from ${min} to ${max} ${CURRENCY[flow]}`);
+    }
     let started: { url: string; id: string };
     try {
       if (anchor) {
