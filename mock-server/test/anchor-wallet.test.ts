@@ -4,7 +4,8 @@
  * deletes its data with `DELETE /customer/{account}`, starts a deposit and a withdrawal with the
  * merchant fields as extra fields, and reads the transactions back in SEP-24's shapes.
  */
-import { Keypair, SigningKeypair, Wallet } from '@stellar/typescript-wallet-sdk';
+import { Memo } from '@stellar/stellar-sdk';
+import { Keypair, SigningKeypair, Types, Wallet } from '@stellar/typescript-wallet-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandalone, type MockEnv } from './helpers/env.js';
 import { advance, completeForm, createShop, expectSep24Transaction, merchantFields, PHONE, type Shop } from './helpers/interactive.js';
@@ -63,6 +64,21 @@ describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-2
     const list = await sep24.getTransactionsForAsset({ authToken: token, assetCode: 'USDC' });
     expect(list.map((t) => t.id)).toEqual([buy.id, sell.id]);
     list.forEach(expectSep24Transaction);
+  });
+
+  it("delivers a deposit with the wallet's destinationMemo, and shows it as SEP-24's deposit_memo", async () => {
+    const sep24 = anchor().sep24();
+    // A custodial wallet's user: the USDC goes to the wallet's account with the user's id memo.
+    const destinationMemo = Memo.id('8675309') as unknown as NonNullable<Types.Sep24PostParams['destinationMemo']>;
+    const started = await sep24.deposit({ assetCode: 'USDC', authToken: token, destinationMemo, extraFields: { amount: '100' } });
+    await completeForm(env, started.id!);
+    await env.backend.control.rails.approvePrompt(started.id!);
+    await advance(env, 7);
+    const tx: any = await sep24.getTransactionBy({ authToken: token, id: started.id! });
+    expectSep24Transaction(tx);
+    expect(tx).toMatchObject({ status: 'completed', to: account.publicKey, deposit_memo: '8675309', deposit_memo_type: 'id' });
+    const sent = [...env.backend.store.stellar.payments.values()].find((p) => p.hash === tx.stellar_transaction_id);
+    expect(sent).toMatchObject({ to: account.publicKey, memo: '8675309' });
   });
 
   it('gets 404 for a transaction another account started', async () => {
