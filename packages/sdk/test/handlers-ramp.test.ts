@@ -6,6 +6,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
+import { ApiError } from '../src/core/errors.js';
 import { stellarAmount } from '../src/core/schema.js';
 import { createRampHandlers } from '../src/handlers/index.js';
 import { WidgetClient } from '../src/clients/widget.js';
@@ -197,6 +198,28 @@ describe('createRampHandlers, standalone mock (127.0.0.1)', () => {
       expect(await read.json()).toEqual({ transaction: { id: started.id, status: 'pending_anchor' } });
       expect((await recorded.status(new Request(`${SHOP}/t?id=${started.id}`, { headers: { cookie: 'kofi' } }))).status).toBe(404);
     });
+  });
+
+  it('answers the service’s refusals of this backend (its key, its merchant fields) 502 with no upstream text, and reports them', async () => {
+    const reported: unknown[] = [];
+    const onError = (e: unknown) => void reported.push(e);
+    const sell = (h: ReturnType<typeof createRampHandlers>) =>
+      h.session(new Request(`${SHOP}/s`, { method: 'POST', headers: { cookie: 'ama', 'content-type': 'application/json' }, body: '{"flow":"sell","amount":20}' }));
+    const anchor = new AnchorClient({ anchorUrl: `${env.origin}/anchor`, signer: Keypair.random(), now: () => env.backend.clock.now() });
+    const wrongKey = new WidgetClient({ baseUrl: env.origin, secretKey: shop.secretKey.replace(/.$/, (c) => (c === '0' ? '1' : '0')) });
+    const otherShop = await newWidget(env);
+    const cases = [
+      // A secret key the service does not know (rotated, or a typo in the environment): 401.
+      createRampHandlers({ widget: wrongKey, anchor, publicKey: shop.publicKey, authorize, onError }),
+      // Merchant fields that do not agree (another merchant's public key): refused at the anchor.
+      createRampHandlers({ widget: shop.widget, anchor, publicKey: otherShop.publicKey, authorize, onError }),
+    ];
+    for (const handlers of cases) {
+      const res = await sell(handlers);
+      expect([res.status, await errorOf(res)]).toEqual([502, { code: 'upstream_failed', message: 'The ramp service failed; try again later.' }]);
+    }
+    expect(reported).toHaveLength(2);
+    expect(reported.every((e) => e instanceof ApiError)).toBe(true);
   });
 
   it('answers 500 without detail when authorize throws, and reports the error', async () => {

@@ -27,17 +27,19 @@ export function reportInternal(onError: ErrorReporter, cause: unknown, request: 
 }
 
 /**
- * A failure of the SDK call behind a handler. The customer's own mistakes the service reports
- * (400, 403 such as a customer not approved, 404, 409, 422 such as an amount outside the
- * limits) keep their status; the rest (this backend's key refused, the service down) is 502,
- * and anything not from the SDK is 500. SDK messages are already redacted.
+ * A failure of the SDK call behind a handler. Only the customer's own mistakes keep their status
+ * and the service's words, which the widget shows: the SDK's check of the input (400), a
+ * customer not approved (403 `KYC_NOT_APPROVED`) and 422 (an amount outside the merchant's
+ * limits, a phone not verified). Every other refusal is about this backend (its key, its
+ * merchant fields, its customer ids) or the service being down: 502 with no upstream text,
+ * which the caller reports; anything not from the SDK is 500.
  */
 export function upstream(cause: unknown): Response {
   if (cause instanceof ValidationError) return error(400, 'invalid_request', cause.message);
-  if (cause instanceof ApiError && [400, 403, 404, 409, 422].includes(cause.status)) {
+  if (cause instanceof ApiError && (cause.status === 422 || (cause.status === 403 && cause.code === 'KYC_NOT_APPROVED'))) {
     return error(cause.status, cause.code?.toLowerCase() ?? 'refused', cause.message);
   }
-  if (cause instanceof ApiError || cause instanceof ConnectionError) return error(502, 'upstream_failed', `The ramp service failed: ${cause.message}`);
+  if (cause instanceof ApiError || cause instanceof ConnectionError) return error(502, 'upstream_failed', 'The ramp service failed; try again later.');
   return internal();
 }
 
