@@ -18,5 +18,8 @@ export function pending(flow: string, id?: string | null): string | null | undef
   } catch {}
 }
 
-/** Opens the (blank) popup; null when the browser blocks it. */
-export const popup = () => window.open('', 'ramp-widget', 'popup,width=440,height=720');
+/**
+ * Opens the (blank) popup; null when the browser blocks it. Unnamed: a window of a given name
+ * that a third party's frame on the page opened first would be reused, and stay in its hands.
+ */
+export const popup = () => window.open('', '', 'popup,width=440,height=720');

@@ -214,14 +214,19 @@ export class RampWidget extends ReactiveElement {
     clearTimeout(this.#timer);
   }
 
-  /** The first time: back from a redirect, the transaction this tab left for is reported, then polled. */
+  /**
+   * The first time: back from a redirect, the transaction this tab left for is polled, and the
+   * status in the URL reported only with its id: whatever can navigate this tab (the page that
+   * opened it) could write a status, but cannot know the id.
+   */
   #back() {
     const id = pending(this.flow);
     const query = new URLSearchParams(location.search);
-    if (!id || (query.get('transaction_id') ?? id) != id) return;
+    const back = query.get('transaction_id');
+    if (!id || (back ?? id) != id) return;
     this.#id = id;
-    const status = query.get('status');
-    if (status) this.#report({ id, status } as RampTransaction);
+    // (No status: null == the undefined of no status yet, which #report ignores.)
+    if (back) this.#report({ id, status: query.get('status') } as RampTransaction);
     this.#poll();
   }
 

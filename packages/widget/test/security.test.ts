@@ -320,3 +320,55 @@ describe('<ramp-widget> iframe sandbox', () => {
     await shop.page.context().close();
   });
 });
+
+describe('<ramp-widget> popup', () => {
+  it("opens a window of its own, never one a third party's frame on the page prepared under the popup's name", async () => {
+    const shop = await world.open({ flow: 'sell', mode: 'popup', amount: '20' });
+    await eventually(() => types(shop.events)).toContain('ramp-ready');
+    // A third party's frame on the shop's page (an ad, a chat box), cross-origin: on a click of
+    // the customer it opens a window named as the widget named its popup, and keeps a handle on it.
+    const src = `${world.stranger}/ad`;
+    await shop.page.evaluate((s) => document.body.append(Object.assign(document.createElement('iframe'), { src: s })), src);
+    await eventually(() => shop.page.frames().some((f) => f.url() === src)).toBe(true);
+    const frame = shop.page.frames().find((f) => f.url() === src)!;
+    await frame.evaluate((url) => {
+      const button = Object.assign(document.createElement('button'), { textContent: 'Win a prize' });
+      button.addEventListener('click', () => ((window as any).trap = open(url, 'ramp-widget')));
+      document.body.append(button);
+    }, `${world.stranger}/waiting`);
+    const trapOpened = shop.page.context().waitForEvent('page');
+    await frame.getByRole('button', { name: 'Win a prize' }).click();
+    const trap = await trapOpened;
+    await trap.waitForLoadState();
+
+    await widget(shop).locator('[part=button]').click();
+    await openedId(shop);
+    // The widget's popup is a new window, whose opener is the shop: its statuses reach the shop.
+    await eventually(() => shop.page.context().pages().length).toBe(3);
+    await eventually(() => statuses(shop.events)).toEqual(['incomplete']);
+    expect(trap.url()).toBe(`${world.stranger}/waiting`);
+    await shop.page.context().close();
+  });
+});
+
+describe('<ramp-widget> way back from a redirect', () => {
+  it('reports no status a third party wrote in the URL without the transaction id, and follows the real one', async () => {
+    const shop = await world.open({ flow: 'buy', mode: 'redirect', amount: '120', destination: stellarAccountId(), 'status-url': '/status' });
+    await eventually(() => types(shop.events)).toContain('ramp-ready');
+    const back = shop.page.url();
+    await widget(shop).locator('[part=button]').click();
+    await shop.page.waitForURL((url) => url.origin === new URL(world.mock.url).origin);
+    const id = shop.events.find((e) => e.type === 'ramp-open')!.detail.id as string;
+
+    // Whatever holds this tab (the site that opened the shop, say) sends it back with a status:
+    // it cannot know the transaction's id.
+    await shop.page.goto(`${back}&status=completed`);
+    await eventually(() => statuses(shop.events).length).toBeGreaterThan(0);
+    // The status is the service's, from status-url.
+    expect(statuses(shop.events)).toEqual(['incomplete']);
+    await world.control('POST', `/transactions/${id}/complete-interactive`, { provider: 'mtn', phone: '+233241234567' });
+    await eventually(() => statuses(shop.events)).toEqual(['incomplete', 'pending_user_transfer_start']);
+    expect(types(shop.events).filter((t) => t !== 'ramp-ready')).toEqual(['ramp-open', 'ramp-status', 'ramp-status']);
+    await shop.page.context().close();
+  });
+});
