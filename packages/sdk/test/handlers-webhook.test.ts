@@ -29,7 +29,7 @@ const orderEvent = (event = 'order.completed') => ({
   crypto_amount: '9.80',
   crypto_currency: 'USDC',
   destination_address: null,
-  timestamp: '2026-11-24T12:00:00.000Z',
+  timestamp: new Date().toISOString(),
 });
 
 /** An order webhook as the mock signs it: hex HMAC of the raw body. */
@@ -174,6 +174,34 @@ describe('createWebhookHandler', () => {
     const res = await handle(new Request(URL_, { method: 'POST', body, duplex: 'half' } as RequestInit));
     expect(res.status).toBe(413);
     expect(pulled).toBeLessThanOrEqual(2 * 64 * 1024);
+  });
+
+  it('refuses 400 a captured order delivery replayed, with a fresh timestamp header, once its key has expired', async () => {
+    const DAY = 86_400_000;
+    let clock = Date.now();
+    const now = () => clock;
+    const handled: string[] = [];
+    const refused: string[] = [];
+    const handle = createWebhookHandler({
+      secret: SECRET,
+      store: new MemoryDedupeStore({ now }),
+      now,
+      onEvent: (event) => void handled.push(event.event),
+      onRefused: (error) => void refused.push(error.reason),
+    });
+    // The signature covers the body only: a replay keeps the body and sends a fresh timestamp header.
+    const body = JSON.stringify(orderEvent());
+    const deliver = () =>
+      handle(new Request(URL_, { method: 'POST', headers: { 'x-webhook-signature': hmac(SECRET, body), 'x-webhook-timestamp': String(Math.floor(clock / 1000)) }, body }));
+    expect((await deliver()).status).toBe(200);
+    clock += 6 * DAY;
+    expect(await (await deliver()).json()).toEqual({ received: true, duplicate: true });
+    clock += 2 * DAY; // the handled key (7 days) is gone
+    const replay = await deliver();
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ error: { code: 'invalid_webhook', reason: 'timestamp_too_old' } });
+    expect(handled).toEqual(['order.completed']);
+    expect(refused).toEqual(['timestamp_too_old']);
   });
 
   it('answers 500 when the store fails, without running onEvent', async () => {

@@ -6,13 +6,14 @@
  * | answer | when |
  * |---|---|
  * | 200 `{ received: true }` | `onEvent` succeeded, or the event was already handled (`duplicate: true`, after `onDuplicate`) |
- * | 400 | the signature, timestamp, headers or body do not verify (`onEvent` does not run; `onRefused` does) |
+ * | 400 | the signature, timestamp, headers or body do not verify, or an order event is older than `ttlSeconds` (a replay) (`onEvent` does not run; `onRefused` does) |
  * | 405 | not a POST |
  * | 409 | the same event is being handled right now; the retry comes later |
  * | 413 | a body over `maxBodyBytes` |
  * | 500 | `onEvent`, `onDuplicate` or the store failed; after `onEvent`, the key is released, so the retry runs it again |
  */
-import { createDeduplicator, type DedupeStore } from '../webhooks/dedupe.js';
+import { createDeduplicator, DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore } from '../webhooks/dedupe.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify.js';
 import {
   verifyCheckoutWebhook,
   verifyWebhook,
@@ -79,6 +80,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
     throw new TypeError('createWebhookHandler: `secret` (or `secrets`) must be the webhook secret: is its environment variable set?');
   }
   const { store, tolerance, now = Date.now, maxBodyBytes = MAX_BODY } = options;
+  // An order event older than this may have had its key forgotten: its replay would run again.
+  // The margin (the clock tolerance, at most half the window) covers the service's clock running ahead.
+  const ttl = options.ttlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
+  const oldestMs = (ttl - Math.min(tolerance ?? DEFAULT_TOLERANCE_SECONDS, ttl / 2)) * 1000;
   const onError = options.onError ?? ((e: unknown) => console.error(e));
   const dedupe = createDeduplicator({ store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds });
 
@@ -90,6 +95,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
     let event: WebhookEvent | CheckoutWebhookEvent;
     try {
       event = options.kind === 'checkout' ? await verifyCheckoutWebhook(input) : await verifyWebhook({ ...input, scheme: options.scheme });
+      // Order webhooks sign the body alone, so the timestamp header proves nothing: a captured
+      // delivery sent again with a fresh one verifies. The signed body's own `timestamp` does
+      // not change between retries; past the de-duplication window it can only be a replay.
+      const signed: unknown = 'order_id' in event ? event.timestamp : undefined;
+      if (typeof signed === 'string' && input.now - Date.parse(signed) > oldestMs) {
+        throw new WebhookVerificationError('timestamp_too_old', `timestamp_too_old: the signed event is from ${signed}, older than the ${ttl} s its key is kept: a replay`);
+      }
     } catch (cause) {
       // The verifier's messages name the failed check, never a secret.
       if (cause instanceof WebhookVerificationError) {
