@@ -32,7 +32,7 @@ describe.each(MODES)('anchor.quotes (SEP-38), %s', (_name, start) => {
     expect(usdc).toMatch(/^stellar:USDC:G[A-Z2-7]{55}$/);
     expect(info.assets[1]).toMatchObject({ asset: GHS, country_codes: ['GH'], sell_delivery_methods: [{ name: 'mobile_money' }] });
     const prices = await anchor.quotes.prices({ sell_asset: GHS, sell_amount: 100 });
-    expect(prices.buy_assets).toEqual([{ asset: usdc, price: expect.any(String), decimals: 7 }]);
+    expect(prices).toEqual({ buy_assets: [{ asset: usdc, price: expect.any(String), decimals: 7 }] });
     const price = await anchor.quotes.price({ sell_asset: GHS, buy_asset: usdc, sell_amount: '250' });
     expect(price.sell_amount).toBe('250.00');
     // SEP-38: sell_amount = total_price * buy_amount, and (fee in the sold asset) sell_amount - fee = price * buy_amount,
@@ -43,8 +43,22 @@ describe.each(MODES)('anchor.quotes (SEP-38), %s', (_name, start) => {
     expect(sent).toEqual(['GET /anchor/sep38/info', 'GET /anchor/sep38/prices', 'GET /anchor/sep38/price']);
   });
 
+  it('reads SEP-38 prices from the bought side (sell_assets) and a quote names its delivery method', async () => {
+    const { anchor } = newAnchor();
+    const prices = await anchor.quotes.prices({ buy_asset: usdc, buy_amount: '10' });
+    const price = await anchor.quotes.price({ sell_asset: GHS, buy_asset: usdc, buy_amount: '10' });
+    expect(prices).toEqual({ sell_assets: [{ asset: GHS, price: price.price, decimals: 2 }] });
+    const quote = await anchor.quotes.create({ sell_asset: usdc, buy_asset: GHS, sell_amount: '10', buy_delivery_method: 'mobile_money' });
+    expectTypeOf(quote.buy_delivery_method).toEqualTypeOf<string | undefined>();
+    expect(quote).toMatchObject({ buy_delivery_method: 'mobile_money' });
+    expect(quote).not.toHaveProperty('sell_delivery_method');
+  });
+
   it('refuses bad input before sending anything', async () => {
     const { anchor, sent } = newAnchor();
+    await expect(anchor.quotes.prices({ sell_asset: GHS, buy_asset: usdc })).rejects.toBeInstanceOf(ValidationError);
+    await expect(anchor.quotes.prices({})).rejects.toBeInstanceOf(ValidationError);
+    await expect(anchor.quotes.prices({ buy_asset: usdc, sell_amount: '10' })).rejects.toBeInstanceOf(ValidationError);
     await expect(anchor.quotes.price({ sell_asset: GHS, buy_asset: usdc, sell_amount: '10', buy_amount: '1' })).rejects.toBeInstanceOf(ValidationError);
     await expect(anchor.quotes.price({ sell_asset: GHS, buy_asset: usdc })).rejects.toBeInstanceOf(ValidationError);
     await expect(anchor.quotes.create({ sell_asset: 'GHS', buy_asset: usdc, sell_amount: '10' })).rejects.toBeInstanceOf(ValidationError);

@@ -28,10 +28,14 @@ interface Variation {
 }
 
 let host = '';
+/** The answer of GET /transaction. */
+let transactionAnswer: unknown = null;
 /** Answers of GET /customer, in order: a status and a body. */
 let customerAnswers: [number, unknown][] = [];
 let make: () => { transaction: string; network_passphrase?: string } = () => challenge({});
 const posted: string[] = [];
+/** The query of each GET /auth. */
+const challengeQueries: Record<string, string>[] = [];
 
 /** A challenge as SEP-10 describes it, with one thing changed by `v`. */
 function challenge(v: Variation) {
@@ -70,6 +74,7 @@ beforeAll(async () => {
         return void res.end(`NETWORK_PASSPHRASE="${Networks.TESTNET}"\nSIGNING_KEY="${server.publicKey()}"\nWEB_AUTH_ENDPOINT="http://${host}/auth"\n`);
       }
       if (url.pathname === '/auth' && req.method === 'GET') {
+        challengeQueries.push(Object.fromEntries(url.searchParams));
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify(make()));
       }
@@ -77,6 +82,10 @@ beforeAll(async () => {
         posted.push(Buffer.concat(chunks).toString());
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify({ token: 'header.eyJleHAiOjQxMDI0NDQ4MDB9.sig' }));
+      }
+      if (url.pathname === '/transaction') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ transaction: transactionAnswer }));
       }
       if (url.pathname === '/customer') {
         const [status, body] = customerAnswers.shift() ?? [500, { error: 'no answer scripted' }];
@@ -202,5 +211,53 @@ describe('SEP-10 challenge validation', () => {
     customerAnswers = [[403, { error: 'customer KYC status is PROCESSING, not ACCEPTED' }]];
     await expect(anchor.customers.get('c1')).rejects.toMatchObject({ name: 'PermissionDeniedError', status: 403 });
     expect(posted.length - before).toBe(2);
+  });
+});
+
+describe('what another SEP-conformant anchor answers', () => {
+  it('reads a SEP-24 transaction with the fields and statuses SEP-24 lists, and nulls where it leaves them unset', async () => {
+    make = () => challenge({});
+    const { anchor } = anchorWithSpy();
+    transactionAnswer = {
+      id: 't1',
+      kind: 'deposit',
+      status: 'pending_user',
+      status_eta: 3600,
+      kyc_verified: true,
+      more_info_url: null,
+      amount_in: '18.34',
+      amount_out: '18.24',
+      amount_fee: '0.1',
+      fee_details: { total: '0.10', asset: 'iso4217:USD', breakdown: [{ name: 'Service fee', amount: '0.10' }] },
+      started_at: '2017-03-20T17:05:32Z',
+      user_action_required_by: '2017-03-20T18:05:32Z',
+      deposit_memo: '42',
+      deposit_memo_type: 'id',
+      claimable_balance_id: null,
+      message: null,
+    };
+    const tx = await anchor.transfers.get('t1');
+    expect(tx).toMatchObject({ status: 'pending_user', status_eta: 3600, deposit_memo: '42', user_action_required_by: '2017-03-20T18:05:32Z', message: null });
+    expect(tx.fee_details?.breakdown).toEqual([{ name: 'Service fee', amount: '0.10' }]);
+  });
+
+  it('sends home_domain with the challenge request, and reads a SEP-12 customer whose fields carry no status, or choices', async () => {
+    make = () => challenge({});
+    const { anchor } = anchorWithSpy();
+    customerAnswers = [
+      [
+        200,
+        {
+          id: 'c2',
+          status: 'NEEDS_INFO',
+          fields: { id_type: { type: 'string', description: 'Government issued ID', choices: ['Passport', 'State ID'], optional: true } },
+          provided_fields: { first_name: { type: 'string', description: 'The customer’s first name' } },
+        },
+      ],
+    ];
+    const customer = await anchor.customers.get('c2');
+    expect(customer.fields?.id_type).toMatchObject({ choices: ['Passport', 'State ID'], optional: true });
+    expect(customer.provided_fields?.first_name?.status).toBeUndefined();
+    expect(challengeQueries.at(-1)).toEqual({ account: client.publicKey(), home_domain: host });
   });
 });

@@ -42,6 +42,22 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     expect(count(sent, 'GET /anchor/customer')).toBe(4);
   });
 
+  it("names the anchor's home domain in the challenge request (SEP-10 home_domain), and reads a REJECTED customer's message", async () => {
+    const urls: string[] = [];
+    const anchor = new AnchorClient({
+      anchorUrl: `${env.origin}/anchor`,
+      signer: Keypair.random(),
+      fetch: (input, init) => (urls.push(new Request(input, init).url), fetch(input, init)),
+      now: () => env.backend.clock.now(),
+    });
+    const { id } = await anchor.customers.put(customerInput('Rejected'));
+    const challenge = new URL(urls.find((u) => new URL(u).pathname === '/anchor/auth')!);
+    expect(challenge.searchParams.get('home_domain')).toBe(new URL(env.origin).host);
+    const rejected = await anchor.customers.get(id);
+    expectTypeOf(rejected.message).toEqualTypeOf<string | undefined>();
+    expect(rejected).toMatchObject({ status: 'REJECTED', message: expect.stringMatching(/rejected/i) });
+  });
+
   it('authenticates again a minute before the 15-minute token expires', async () => {
     const { anchor, sent } = newAnchor();
     await anchor.authenticate();
@@ -250,10 +266,15 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     await env.backend.control.anchor.completeInteractive(started.id, { provider: 'mtn', phone: PHONE });
     const tx = await anchor.transfers.get(started.id);
     expectTypeOf(tx.fee_details).toEqualTypeOf<
-      { total: string; asset: string; details?: { name: string; amount: string; description?: string }[] } | null | undefined
+      { total: string; asset: string; breakdown?: { name: string; amount: string; description?: string }[] } | null | undefined
     >();
     expect(tx).toMatchObject({ from: wallet, to: PHONE, amount_fee: tx.fee_details?.total, fee_details: { asset: 'iso4217:GHS' } });
-    expect(tx.fee_details!.details!.map((d) => d.name)).toEqual(['Platform fee', 'Stellar network fee']);
+    // SEP-24 names the parts `breakdown`; they sum to the total.
+    expect(tx.fee_details!.breakdown!.map((d) => d.name)).toEqual(['Platform fee', 'Stellar network fee']);
+    expect(tx.fee_details!.breakdown!.reduce((sum, d) => sum + Math.round(Number(d.amount) * 100), 0)).toBe(Math.round(Number(tx.fee_details!.total) * 100));
+    // A withdrawal waiting for its USDC says by when it must arrive.
+    expectTypeOf(tx.user_action_required_by).toEqualTypeOf<string | null | undefined>();
+    expect(tx.user_action_required_by).toBe(new Date(env.backend.clock.now() + 30 * 60_000).toISOString());
     const other = newAnchor().anchor;
     await expect(other.transfers.get(started.id)).rejects.toBeInstanceOf(NotFoundError);
     const viaWidget = await shop.widget.interactive.deposit({ user_id: customerId });

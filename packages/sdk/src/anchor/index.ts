@@ -185,13 +185,11 @@ export class AnchorClient {
   async #signIn(signal?: AbortSignal): Promise<StoredToken> {
     const config = await this.#config(signal);
     const auth = new HttpCore({ ...this.#transport, baseUrl: config.endpoint });
-    const challenge = await auth.get('', { signal, unwrap: false, query: { account: this.account }, schema: AnchorChallengeSchema });
-    const tx = validateChallenge(challenge, {
-      ...config,
-      account: this.account,
-      homeDomain: this.#options.homeDomain ?? new URL(this.#options.anchorUrl).host,
-      now: this.#now(),
-    });
+    const homeDomain = this.#options.homeDomain ?? new URL(this.#options.anchorUrl).host;
+    // SEP-10's `home_domain`: an auth server for several home domains signs challenges for the one named.
+    const query = { account: this.account, home_domain: homeDomain };
+    const challenge = await auth.get('', { signal, unwrap: false, query, schema: AnchorChallengeSchema });
+    const tx = validateChallenge(challenge, { ...config, account: this.account, homeDomain, now: this.#now() });
     const signed = await this.#sign(tx, config.networkPassphrase);
     const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: AnchorTokenSchema });
     return { token, expiresAt: jwtExpiry(token) ?? this.#now() + SEP10_TOKEN_TTL_SECONDS * 1000 };
@@ -341,7 +339,9 @@ export type { AnchorInteractiveParams } from '../resources/anchor/sep24.js';
 export {
   AnchorCustomers,
   AnchorCustomerPutParamsSchema,
+  AnchorCustomerSchema,
   AnchorMerchantFieldsSchema,
+  type AnchorCustomer,
   type AnchorCustomerPutParams,
   type AnchorCustomerId,
   type AnchorCustomerDeleted,

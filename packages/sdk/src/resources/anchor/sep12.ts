@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource, segment } from '../../core/resource.js';
-import { parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
-import { CustomerFieldsSchema, CustomerSchema, type Customer } from '../widget/customers.js';
+import { openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
+import { CustomerFieldsSchema, CustomerStatusSchema } from '../widget/customers.js';
 
 /** SEP-12 PUT: a new customer's fields, or, with `id`, the fields to add or change. */
 export const AnchorCustomerPutParamsSchema = z.union([
@@ -10,6 +10,37 @@ export const AnchorCustomerPutParamsSchema = z.union([
   CustomerFieldsSchema.partial().extend({ id: pathSegment }),
 ]);
 export type AnchorCustomerPutParams = z.input<typeof AnchorCustomerPutParamsSchema>;
+
+/** A field SEP-12 asks for (`fields`): its type (`string`, `binary`, `number`, `date`), what it is, its choices, whether it may be left out. */
+const AnchorCustomerFieldSchema = responseObject({
+  type: z.string(),
+  description: z.string(),
+  choices: z.array(z.string()).optional(),
+  optional: z.boolean().optional(),
+});
+
+/**
+ * SEP-12's `GET /customer`: `status` (`message` says why when REJECTED), the fields given
+ * (`provided_fields`, each with its own `status` when the anchor shows it, `error` when
+ * REJECTED) and, when NEEDS_INFO, the fields still needed (`fields`).
+ */
+export const AnchorCustomerSchema = responseObject({
+  id: z.string(),
+  status: CustomerStatusSchema,
+  message: z.string().optional(),
+  provided_fields: z
+    .record(
+      z.string(),
+      AnchorCustomerFieldSchema.extend({
+        /** ACCEPTED, PROCESSING, REJECTED (reason in `error`), VERIFICATION_REQUIRED; SEP-12 lets an anchor leave it out. */
+        status: openEnum(['ACCEPTED', 'PROCESSING', 'REJECTED', 'VERIFICATION_REQUIRED']).optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .optional(),
+  fields: z.record(z.string(), AnchorCustomerFieldSchema).optional(),
+});
+export type AnchorCustomer = z.infer<typeof AnchorCustomerSchema>;
 
 export const AnchorCustomerIdSchema = responseObject({ id: z.string() });
 export type AnchorCustomerId = z.infer<typeof AnchorCustomerIdSchema>;
@@ -60,14 +91,14 @@ export class AnchorCustomers extends Resource {
     });
   }
 
-  /** The customer's status and fields (NEEDS_INFO: the missing `fields`). */
-  async get(id: string, opts: AnchorCustomerOptions = {}): Promise<Customer> {
+  /** The customer's status and fields (NEEDS_INFO: the missing `fields`; REJECTED: `message`). */
+  async get(id: string, opts: AnchorCustomerOptions = {}): Promise<AnchorCustomer> {
     const { merchant, ...request } = opts;
     return this.core.get('customer', {
       ...request,
       unwrap: false,
       query: { id: parseInput(pathSegment, id, 'customer id'), ...merchantFields(merchant) },
-      schema: CustomerSchema,
+      schema: AnchorCustomerSchema,
     });
   }
 

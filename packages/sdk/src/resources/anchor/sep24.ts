@@ -25,8 +25,8 @@ export const AnchorInteractiveParamsSchema = z.strictObject({
   user_id: text(100).optional(),
   /** A SEP-38 quote, for a guaranteed rate. */
   quote_id: text(100).optional(),
-  /** Language of the interactive page, default `en`. */
-  lang: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/).optional(),
+  /** Language of the interactive page, an RFC 4646 tag such as `fr` or `fr-CA`; the anchor falls back to `en` for one it lacks. */
+  lang: z.string().regex(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en or fr-CA').optional(),
 });
 export type AnchorInteractiveParams = z.input<typeof AnchorInteractiveParamsSchema>;
 
@@ -63,12 +63,13 @@ export const AnchorFeeDetailSchema = responseObject({
 });
 export type AnchorFeeDetail = z.infer<typeof AnchorFeeDetailSchema>;
 
-/** SEP-24's `fee_details`: the total fee, its asset (SEP-38 style, e.g. `iso4217:GHS`) and its parts. */
+/** SEP-24's `fee_details`: the total fee, its asset (SEP-38 style, e.g. `iso4217:GHS`) and its parts, `breakdown`. */
 export const AnchorFeeDetailsSchema = responseObject({
   /** Decimal string. */
   total: z.string(),
   asset: z.string(),
-  details: z.array(AnchorFeeDetailSchema).optional(),
+  /** The parts, summing to `total` (SEP-24 calls them `breakdown`; SEP-38's `fee` calls them `details`). */
+  breakdown: z.array(AnchorFeeDetailSchema).optional(),
 });
 export type AnchorFeeDetails = z.infer<typeof AnchorFeeDetailsSchema>;
 
@@ -79,13 +80,22 @@ export const AnchorTransactionSchema = responseObject({
   status: openEnum([
     'incomplete',
     'pending_user_transfer_start',
+    'pending_user_transfer_complete',
     'pending_anchor',
     'pending_stellar',
     'pending_external',
     'pending_payout_confirmation',
+    'pending_trust',
+    'pending_user',
+    'on_hold',
     ...FINAL_TRANSACTION_STATUSES,
   ]),
-  more_info_url: z.string().optional(),
+  /** Seconds until the status is expected to change, when the anchor says. */
+  status_eta: z.number().nullish(),
+  kyc_verified: z.boolean().nullish(),
+  more_info_url: z.string().nullish(),
+  /** ISO 8601: by when the customer must act (finish the form, send the USDC), while the anchor waits on them. */
+  user_action_required_by: z.string().nullish(),
   /** Decimal strings in the asset of the matching `_asset` field. */
   amount_in: z.string().nullish(),
   amount_in_asset: z.string().nullish(),
@@ -97,13 +107,18 @@ export const AnchorTransactionSchema = responseObject({
   /** The fees, once the price is fixed: the total and what it is made of. */
   fee_details: AnchorFeeDetailsSchema.nullish(),
   /** ISO 8601. */
-  started_at: z.string().optional(),
+  started_at: z.string().nullish(),
   updated_at: z.string().nullish(),
   completed_at: z.string().nullish(),
   stellar_transaction_id: z.string().nullish(),
   external_transaction_id: z.string().nullish(),
   /** Deposit: the Stellar account receiving the USDC. Withdrawal: the Mobile Money number paid, once the form is finished. */
   to: z.string().nullish(),
+  /** Deposit: the memo the USDC payment to `to` carries (a shared account's user), and its type (`id`, `text`, `hash`). */
+  deposit_memo: z.string().nullish(),
+  deposit_memo_type: z.string().nullish(),
+  /** Deposit: the claimable balance the USDC was sent as, if it was. */
+  claimable_balance_id: z.string().nullish(),
   /** Deposit: the Mobile Money number paying, once the form is finished. Withdrawal: the Stellar account sending the USDC. */
   from: z.string().nullish(),
   /** Withdrawal: where to send the USDC, with `withdraw_memo`. */
@@ -111,7 +126,7 @@ export const AnchorTransactionSchema = responseObject({
   withdraw_memo: z.string().nullish(),
   withdraw_memo_type: z.string().nullish(),
   /** Why the transaction failed, on `error`. */
-  message: z.string().optional(),
+  message: z.string().nullish(),
   /** The SEP-38 quote the transaction is priced at, when the request named one. */
   quote_id: z.string().nullish(),
   /** `true` once the money is back in full; `false` while none or only part of it is (SEP-24 keeps it beside `refunds`). */

@@ -47,13 +47,20 @@ export const QuoteCreateParamsSchema = z
   .refine(oneAmount, ONE_AMOUNT);
 export type QuoteCreateParams = z.input<typeof QuoteCreateParamsSchema>;
 
-export const QuotePricesParamsSchema = z.strictObject({
-  sell_asset: AssetSchema,
-  sell_amount: stellarAmount.optional(),
-  sell_delivery_method: text(40).optional(),
-  buy_delivery_method: text(40).optional(),
-  country_code: text(6).optional(),
-});
+/** `GET /prices`: what `sell_asset` buys, or (SEP-38 v2) what buys `buy_asset`; each side's amount only with its asset. */
+export const QuotePricesParamsSchema = z
+  .strictObject({
+    sell_asset: AssetSchema.optional(),
+    sell_amount: stellarAmount.optional(),
+    buy_asset: AssetSchema.optional(),
+    buy_amount: stellarAmount.optional(),
+    sell_delivery_method: text(40).optional(),
+    buy_delivery_method: text(40).optional(),
+    country_code: text(6).optional(),
+  })
+  .refine((p) => (p.sell_asset === undefined) !== (p.buy_asset === undefined), { error: 'give either sell_asset or buy_asset, not both', path: ['sell_asset'] })
+  .refine((p) => p.sell_amount === undefined || p.sell_asset !== undefined, { error: 'sell_amount goes with sell_asset', path: ['sell_amount'] })
+  .refine((p) => p.buy_amount === undefined || p.buy_asset !== undefined, { error: 'buy_amount goes with buy_asset', path: ['buy_amount'] });
 export type QuotePricesParams = z.input<typeof QuotePricesParamsSchema>;
 
 const DeliveryMethodSchema = responseObject({ name: z.string(), description: z.string() });
@@ -71,9 +78,15 @@ export const QuoteInfoSchema = responseObject({
 });
 export type QuoteInfo = z.infer<typeof QuoteInfoSchema>;
 
-/** `GET /prices`: the price of one unit of each asset `sell_asset` buys, in `sell_asset`. */
+const PricedAssetSchema = responseObject({ asset: z.string(), price: z.string(), decimals: z.number().int() });
+
+/**
+ * `GET /prices`: with `sell_asset`, `buy_assets` (the price of one unit of each, in `sell_asset`);
+ * with `buy_asset`, `sell_assets` (the price of one `buy_asset` in each).
+ */
 export const QuotePricesSchema = responseObject({
-  buy_assets: z.array(responseObject({ asset: z.string(), price: z.string(), decimals: z.number().int() })),
+  buy_assets: z.array(PricedAssetSchema).optional(),
+  sell_assets: z.array(PricedAssetSchema).optional(),
 });
 export type QuotePrices = z.infer<typeof QuotePricesSchema>;
 
@@ -106,6 +119,9 @@ export const QuoteSchema = responseObject({
   expires_at: z.string(),
   sell_asset: z.string(),
   buy_asset: z.string(),
+  /** The delivery methods the request named, repeated (SEP-38). */
+  sell_delivery_method: z.string().optional(),
+  buy_delivery_method: z.string().optional(),
   ...priceAnswer,
 });
 export type Quote = z.infer<typeof QuoteSchema>;
@@ -117,7 +133,7 @@ export class AnchorQuotes extends Resource {
     return this.core.get('info', { ...opts, auth: false, unwrap: false, schema: QuoteInfoSchema });
   }
 
-  /** Indicative prices of what `sell_asset` buys. No sign-in needed. */
+  /** Indicative prices of what `sell_asset` buys (`buy_assets`), or of what buys `buy_asset` (`sell_assets`). No sign-in needed. */
   async prices(params: QuotePricesParams, opts?: RequestOptions): Promise<QuotePrices> {
     const query = parseInput(QuotePricesParamsSchema, params);
     return this.core.get('prices', { ...opts, auth: false, unwrap: false, query, schema: QuotePricesSchema });
