@@ -14,7 +14,7 @@ import type { WidgetClient } from '../clients/widget.js';
 import { STELLAR_AMOUNT_PATTERN } from '../core/amount.js';
 import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
 import type { TransactionOwners } from './owners.js';
-import { error, json, methodNotAllowed, readBody, reportInternal, upstream, type ErrorReporter } from './response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, error, json, methodNotAllowed, readBody, reportInternal, upstream, type ErrorReporter } from './response.js';
 
 /** Owners in this process's memory, the newest `maxEntries` (default 100000); a restart forgets them. */
 export class MemoryTransactionOwners implements TransactionOwners {
@@ -65,6 +65,8 @@ export interface RampHandlersOptions {
   limits?: { buy?: Partial<AmountLimits>; sell?: Partial<AmountLimits> };
   /** Reads a transaction for `status` without `anchor`, e.g. from your webhook records. */
   getTransaction?: (id: string) => Promise<AnchorTransaction | Record<string, unknown>>;
+  /** How long the body of a `session` request may take to arrive, ms; a slower one is answered 408. Default 10 s. */
+  bodyTimeoutMs?: number;
   /** Called with each error answered 5xx. Default `console.error`. */
   onError?: ErrorReporter;
 }
@@ -126,7 +128,7 @@ function parseSession(body: unknown, anchor: boolean): SessionRequest | string {
 }
 
 export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
-  const { widget, anchor, publicKey, authorize, getTransaction } = options;
+  const { widget, anchor, publicKey, authorize, getTransaction, bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS } = options;
   if (anchor && !publicKey) throw new TypeError('createRampHandlers: `publicKey` is required with `anchor` (the merchant field api_key)');
   const limits = { buy: { ...DEFAULT_LIMITS.buy, ...options.limits?.buy }, sell: { ...DEFAULT_LIMITS.sell, ...options.limits?.sell } };
   for (const { min, max } of Object.values(limits)) {
@@ -134,6 +136,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
       throw new RangeError('createRampHandlers: each of `limits` must have 0 < min <= max, finite numbers');
     }
   }
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createRampHandlers: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
   const owners = options.owners ?? new MemoryTransactionOwners();
   const onError = options.onError ?? ((e: unknown) => console.error(e));
 
@@ -164,8 +167,8 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     }
     const user_id = await customer(request);
     if (user_id instanceof Response) return user_id;
-    const raw = await readBody(request, MAX_SESSION_BODY);
-    if (raw === undefined) return error(413, 'body_too_large', `The body must be at most ${MAX_SESSION_BODY} bytes.`);
+    const raw = await readBody(request, MAX_SESSION_BODY, bodyTimeoutMs);
+    if (raw instanceof Response) return raw;
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder().decode(raw));

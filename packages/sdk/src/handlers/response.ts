@@ -43,29 +43,44 @@ export function upstream(cause: unknown): Response {
   return internal();
 }
 
+/** How long a body may take to arrive by default, ms: the widget's and the service's bodies come in one packet. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
 /**
- * Reads at most `limit` bytes of the body; undefined when it is longer. The body is read as a
- * stream and dropped at the first byte over `limit`, so that a chunked body without a length
- * (or one longer than it says) is never held whole.
+ * Reads at most `limit` bytes of the body within `timeoutMs`, or answers 413 or 408. The body is
+ * read as a stream and dropped at the first byte over `limit`, so that a chunked body without a
+ * length (or one longer than it says) is never held whole, and one that trickles in (a
+ * slowloris) holds the handler no longer than `timeoutMs`.
  */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | Response> {
+  const tooLarge = () => error(413, 'body_too_large', `The body must be at most ${limit} bytes.`);
   const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > limit) return undefined;
+  if (length > limit) return tooLarge();
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'late')));
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      return undefined;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === 'late') {
+        reader.cancel().catch(() => {});
+        return error(408, 'body_timeout', `The body must arrive within ${timeoutMs} ms.`);
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
-  if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 1) return chunks[0]!;
   const body = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {

@@ -9,6 +9,7 @@
  * | 400 | the signature, timestamp, headers or body do not verify, or an order event is older than `ttlSeconds` (a replay) (`onEvent` does not run; `onRefused` does) |
  * | 405 | not a POST |
  * | 409 | the same event is being handled right now; the retry comes later |
+ * | 408 | a body that took longer than `bodyTimeoutMs` to arrive |
  * | 413 | a body over `maxBodyBytes` |
  * | 500 | `onEvent`, `onDuplicate` or the store failed; after `onEvent`, the key is released, so the retry runs it again |
  */
@@ -22,7 +23,7 @@ import {
   type WebhookEvent,
   type WebhookSignatureScheme,
 } from '../webhooks/index.js';
-import { error, json, methodNotAllowed, readBody, reportInternal, type ErrorReporter } from './response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, error, json, methodNotAllowed, readBody, reportInternal, type ErrorReporter } from './response.js';
 
 interface WebhookHandlerCommon {
   /** The webhook secret; during a rotation pass `secrets`, the new and the old one. */
@@ -44,6 +45,8 @@ interface WebhookHandlerCommon {
   now?: () => number;
   /** Largest body read, bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** How long the body may take to arrive, ms; a slower one is answered 408 (the service retries it). Default 10 s. */
+  bodyTimeoutMs?: number;
   /** Called with each error answered 5xx. Default `console.error`. */
   onError?: ErrorReporter;
   /** Called with each delivery refused 400 (forged, stale, or a body that is not the one signed), e.g. to log it. */
@@ -79,18 +82,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
   if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
     throw new TypeError('createWebhookHandler: `secret` (or `secrets`) must be the webhook secret: is its environment variable set?');
   }
-  const { store, tolerance, now = Date.now, maxBodyBytes = MAX_BODY } = options;
+  const { store, tolerance, now = Date.now, maxBodyBytes = MAX_BODY, bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS } = options;
   // An order event older than this may have had its key forgotten: its replay would run again.
   // The margin (the clock tolerance, at most half the window) covers the service's clock running ahead.
   const ttl = options.ttlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
   const oldestMs = (ttl - Math.min(tolerance ?? DEFAULT_TOLERANCE_SECONDS, ttl / 2)) * 1000;
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createWebhookHandler: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
   const onError = options.onError ?? ((e: unknown) => console.error(e));
   const dedupe = createDeduplicator({ store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds });
 
   return async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
-    const body = await readBody(request, maxBodyBytes);
-    if (body === undefined) return error(413, 'body_too_large', `The body must be at most ${maxBodyBytes} bytes.`);
+    const body = await readBody(request, maxBodyBytes, bodyTimeoutMs);
+    if (body instanceof Response) return body;
     const input = { body, headers: request.headers, secret: secrets, tolerance, now: now() };
     let event: WebhookEvent | CheckoutWebhookEvent;
     try {
