@@ -184,6 +184,45 @@ describe('SEP conformance of the anchor (standalone, 127.0.0.1)', () => {
     expect(got.status).toBe(200);
   });
 
+  it('SEP-12 verification: a mobile_number is VERIFICATION_REQUIRED until PUT /customer sends mobile_number_verification with the code texted to it', async () => {
+    const phone = '+233209990001';
+    const put = await call(env, 'PUT', '/anchor/customer', {
+      headers: bearer(token),
+      body: { first_name: 'Abena', last_name: 'Asante', email_address: 'abena.sep12@example.com', mobile_number: phone },
+    });
+    expect(put.status).toBe(202);
+    const get = () => call(env, 'GET', `/anchor/customer?id=${put.body.id}`, { headers: bearer(token) });
+    expect((await get()).body.provided_fields.mobile_number.status).toBe('VERIFICATION_REQUIRED');
+    // The anchor texted a code to the number (the mock's virtual phone).
+    const sms = await env.backend.control.rails.otp(phone);
+    expect(sms.code).toMatch(/^\d{6}$/);
+    const wrong = String((Number(sms.code) + 1) % 1_000_000).padStart(6, '0');
+    const refused = await call(env, 'PUT', '/anchor/customer', { headers: bearer(token), body: { id: put.body.id, mobile_number_verification: wrong } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: expect.stringMatching(/code/) });
+    expect((await get()).body.provided_fields.mobile_number.status).toBe('VERIFICATION_REQUIRED');
+    const other = await call(env, 'PUT', '/anchor/customer', { headers: bearer(token), body: { id: put.body.id, email_address_verification: '123456' } });
+    expect(other.status).toBe(400);
+    expect(other.body.error).toMatch(/email_address_verification/);
+
+    const ok = await call(env, 'PUT', '/anchor/customer', { headers: bearer(token), body: { id: put.body.id, mobile_number_verification: sms.code } });
+    expect(ok.status).toBe(202);
+    expect((await get()).body.provided_fields.mobile_number.status).toBe('ACCEPTED');
+
+    // The deprecated PUT /customer/verification does the same and answers the customer (200).
+    const phone2 = '+233209990002';
+    await call(env, 'PUT', '/anchor/customer', { headers: bearer(token), body: { id: put.body.id, mobile_number: phone2 } });
+    expect((await get()).body.provided_fields.mobile_number.status).toBe('VERIFICATION_REQUIRED');
+    const code2 = (await env.backend.control.rails.otp(phone2)).code;
+    const verified = await call(env, 'PUT', '/anchor/customer/verification', { headers: bearer(token), body: { id: put.body.id, mobile_number_verification: code2 } });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ id: put.body.id, provided_fields: { mobile_number: { status: 'ACCEPTED' } } });
+    const unknown = await call(env, 'PUT', '/anchor/customer/verification', { headers: bearer(token), body: { id: 'no-such-customer', mobile_number_verification: code2 } });
+    expect(unknown.status).toBe(404);
+    const anonymous = await call(env, 'PUT', '/anchor/customer/verification', { body: { id: put.body.id, mobile_number_verification: code2 } });
+    expect(anonymous.status).toBe(403);
+  });
+
   it('SEP-38 GET /prices with buy_asset (and buy_amount): answers sell_assets', async () => {
     const buy = await call(env, 'GET', `/anchor/sep38/prices?buy_asset=${encodeURIComponent(usdc)}&buy_amount=10`);
     expect(buy.status, JSON.stringify(buy.body)).toBe(200);

@@ -41,6 +41,16 @@ describe('@stellar/typescript-wallet-sdk against the anchor’s SEP-12 and SEP-2
     expect(env.backend.store.customers.has(added.id)).toBe(false);
   });
 
+  it("verifies the customer's mobile number with the code texted to it (SEP-12 mobile_number_verification)", async () => {
+    const sep12 = await anchor().sep12(token);
+    const phone = '+233201119988';
+    const { id } = await sep12.add({ sep9Info: { first_name: 'Kwame', last_name: 'Nkansah', email_address: 'kwame.wallet@example.com', mobile_number: phone } });
+    expect((await sep12.getCustomer({ id })).provided_fields?.mobile_number).toMatchObject({ status: 'VERIFICATION_REQUIRED' });
+    const { code } = await env.backend.control.rails.otp(phone);
+    await sep12.update({ id, sep9Info: { mobile_number_verification: code } });
+    expect((await sep12.getCustomer({ id })).provided_fields?.mobile_number).toMatchObject({ status: 'ACCEPTED' });
+  });
+
   it('starts a withdrawal and a deposit with the merchant fields and reads them as SEP-24 transactions', async () => {
     const sep24 = anchor().sep24();
     const { id: sellId } = await sep24.withdraw({ assetCode: 'USDC', authToken: token, extraFields: { amount: '10', ...(await merchantFields(env, shop)) } });

@@ -20,7 +20,8 @@ import {
   upsertCustomer,
 } from '../../customers.js';
 import { parse } from '../../http/body.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { checkOtp, sendOtp } from '../../otp.js';
 import { route } from '../../http/respond.js';
 import type { CustomerRecord } from '../../store.js';
 import { isStellarAccount } from '../../transactions/accounts.js';
@@ -54,6 +55,43 @@ export function customerSubject(client: Sep10Client, fields: Record<string, unkn
   return `${client.account}:${memo}`;
 }
 
+/** What a code texted for SEP-12 verification proves: this number, for this customer. */
+const phonePurpose = (customer: CustomerRecord, phone: string) => `sep12:${customer.id}:${phone}`;
+
+/**
+ * SEP-12 verification: the `*_verification` fields of a request. Only a mobile number needs
+ * one here (its provided field is VERIFICATION_REQUIRED until then): the code texted to it when
+ * it was given. Anything else, a wrong, used or expired code, or no number awaiting one is 400
+ * and changes nothing. Returns whether the number was verified.
+ */
+function applyVerification(ctx: MockContext, customer: CustomerRecord, fields: Record<string, unknown>): boolean {
+  for (const name of Object.keys(fields)) {
+    if (name.endsWith('_verification') && name !== 'mobile_number_verification') {
+      throw badRequest(`${name}: ${name.slice(0, -'_verification'.length)} needs no verification here`);
+    }
+  }
+  const code = fields.mobile_number_verification;
+  if (code === undefined) return false;
+  const phone = customer.fields.mobile_number;
+  if (!phone || customer.verified_phones.includes(phone)) throw badRequest('mobile_number_verification: no mobile number of this customer awaits verification');
+  if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) throw badRequest('mobile_number_verification: the 6-digit code texted to the number');
+  try {
+    checkOtp(ctx, phonePurpose(customer, phone), code.trim());
+  } catch (error) {
+    // SEP-12: a client error is 400; checkOtp's 422 is the ramp API's.
+    if (error instanceof HttpError && error.status === 422) throw badRequest(`mobile_number_verification: ${error.message}`);
+    throw error;
+  }
+  customer.verified_phones.push(phone);
+  return true;
+}
+
+/** Texts a code to the customer's mobile number when the request gave one that is not verified yet (a new code replaces the last). */
+function textPhoneCode(ctx: MockContext, customer: CustomerRecord, fields: Record<string, unknown>) {
+  const phone = customer.fields.mobile_number;
+  if (fields.mobile_number !== undefined && phone && !customer.verified_phones.includes(phone)) sendOtp(ctx, phone, phonePurpose(customer, phone));
+}
+
 /** GET /customer's answer: the customer lookup of 000, plus the `message` SEP-12 requires of a REJECTED customer. */
 function sep12View(customer: CustomerRecord) {
   const view = customerView(customer);
@@ -73,7 +111,8 @@ function reachableCustomer(ctx: MockContext, subject: string, merchant: Merchant
  * merchant of the merchant fields, else to no merchant), `GET /customer?id=` (without `id`: the
  * session's customer with merchant fields, else the account's newest, else NEEDS_INFO with the
  * required fields), `DELETE /customer/{id}` and SEP-12's `DELETE /customer/{account}` (200
- * `{message}`; the ids are unusable afterwards).
+ * `{message}`; the ids are unusable afterwards), and SEP-12 verification of a mobile number
+ * (`mobile_number_verification` on PUT /customer or the deprecated PUT /customer/verification).
  */
 export function sep12Handlers(ctx: MockContext) {
   const base = `${ctx.urls.anchor}/customer`;
@@ -92,12 +131,30 @@ export function sep12Handlers(ctx: MockContext) {
         const { subject, merchant } = await caller(request, fields);
         if (typeof fields.id === 'string' && fields.id !== '') {
           const customer = reachableCustomer(ctx, subject, merchant, fields.id);
-          updateCustomer(ctx, customer, parse(CustomerUpdateSchema, fields));
+          const update = parse(CustomerUpdateSchema, fields);
+          // The code proves the number it was texted to: checked before the fields change.
+          applyVerification(ctx, customer, fields);
+          updateCustomer(ctx, customer, update);
+          textPhoneCode(ctx, customer, fields);
           return HttpResponse.json({ id: customer.id }, { status: 202 });
         }
         const input = parse(CustomerInputSchema, fields);
+        if (Object.keys(fields).some((name) => name.endsWith('_verification'))) throw badRequest('id: send a verification code with the customer’s id');
         const { customer } = merchant ? upsertCustomer(ctx, merchant.merchant.id, input, subject) : upsertCustomer(ctx, null, input, subject);
+        textPhoneCode(ctx, customer, fields);
         return HttpResponse.json({ id: customer.id }, { status: 202 });
+      }),
+    ),
+    // SEP-12's deprecated PUT /customer/verification: `id` and `*_verification` fields; 200 with the customer as GET answers it.
+    http.put(
+      `${base}/verification`,
+      route(ctx, 'sep', async ({ request }) => {
+        const fields = await readFields(request);
+        const { subject, merchant } = await caller(request, fields);
+        if (typeof fields.id !== 'string' || fields.id === '') throw badRequest('id: the customer to verify is required');
+        const customer = reachableCustomer(ctx, subject, merchant, fields.id);
+        if (!applyVerification(ctx, customer, fields)) throw badRequest('mobile_number_verification: the code to verify is required');
+        return HttpResponse.json(sep12View(customer));
       }),
     ),
     http.get(
