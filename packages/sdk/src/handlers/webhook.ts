@@ -8,14 +8,14 @@
  * | 200 `{ received: true }` | `onEvent` succeeded, or the event was already handled (`duplicate: true`, after `onDuplicate`) |
  * | 400 | the signature, timestamp, headers or body do not verify, or an order event is older than `ttlSeconds` (a replay) (`onEvent` does not run; `onRefused` does) |
  * | 405 | not a POST |
- * | 409 | the same event is being handled right now; the retry comes later |
  * | 408 | a body that took longer than `bodyTimeoutMs` to arrive |
+ * | 409 | the same event is being handled right now; the retry comes later |
  * | 413 | a body over `maxBodyBytes` |
  * | 500 | `onEvent`, `onDuplicate` or the store failed; after `onEvent`, the key is released, so the retry runs it again |
  */
 import { createDeduplicator, DEFAULT_DEDUPE_TTL_SECONDS, type DedupeStore } from '../webhooks/dedupe.js';
-import { DEFAULT_TOLERANCE_SECONDS } from '../webhooks/verify.js';
 import {
+  DEFAULT_TOLERANCE_SECONDS,
   verifyCheckoutWebhook,
   verifyWebhook,
   WebhookVerificationError,
