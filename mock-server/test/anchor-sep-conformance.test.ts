@@ -223,6 +223,14 @@ describe('SEP conformance of the anchor (standalone, 127.0.0.1)', () => {
     expect(anonymous.status).toBe(403);
   });
 
+  it('SEP-12 DELETE /customer/{account}: a client not authenticated properly gets 401, as SEP-12 lists it', async () => {
+    for (const headers of [{}, bearer('not-a-token')]) {
+      const res = await call(env, 'DELETE', `/anchor/customer/${wallet.publicKey()}`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ type: 'authentication_required', error: expect.stringContaining('SEP-10') });
+    }
+  });
+
   it('SEP-38 GET /prices with buy_asset (and buy_amount): answers sell_assets', async () => {
     const buy = await call(env, 'GET', `/anchor/sep38/prices?buy_asset=${encodeURIComponent(usdc)}&buy_amount=10`);
     expect(buy.status, JSON.stringify(buy.body)).toBe(200);

@@ -1,7 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { AnchorClient } from '../src/anchor/index.js';
-import { AuthenticationError, NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError } from '../src/index.js';
+import { AuthenticationError, MemoryTokenStore, NotFoundError, PermissionDeniedError, ValidationError, WaitTimeoutError, type TokenStore } from '../src/index.js';
 import { customerInput, newWidget, recordingFetch } from './helpers/clients.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
@@ -56,6 +56,20 @@ describe.each(MODES)('AnchorClient against the mock anchor, %s', (_name, start) 
     const rejected = await anchor.customers.get(id);
     expectTypeOf(rejected.message).toEqualTypeOf<string | undefined>();
     expect(rejected).toMatchObject({ status: 'REJECTED', message: expect.stringMatching(/rejected/i) });
+  });
+
+  it('signs in again when SEP-12 DELETE answers 401 authentication_required (a token the anchor no longer takes)', async () => {
+    const signer = Keypair.random();
+    const keys = new Set<string>();
+    const memory = new MemoryTokenStore();
+    const store: TokenStore = { get: (k) => memory.get(k), set: (k, t) => (keys.add(k), memory.set(k, t)), delete: (k) => memory.delete(k) };
+    const { fetch, sent } = recordingFetch();
+    const anchor = new AnchorClient({ anchorUrl: `${env.origin}/anchor`, signer, fetch, tokenStore: store, now: () => env.backend.clock.now() });
+    await anchor.customers.put(customerInput());
+    // A token this anchor did not issue (another deployment's, or revoked), still unexpired by the client's clock.
+    for (const key of keys) await memory.set(key, { token: 'header.eyJleHAiOjQxMDI0NDQ4MDB9.sig', expiresAt: env.backend.clock.now() + 600_000 });
+    await expect(anchor.customers.delete(anchor.account)).resolves.toMatchObject({ message: `customer data of ${anchor.account} deleted` });
+    expect(count(sent, 'POST /anchor/auth')).toBe(2);
   });
 
   it('authenticates again a minute before the 15-minute token expires', async () => {

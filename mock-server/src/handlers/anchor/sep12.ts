@@ -174,7 +174,11 @@ export function sep12Handlers(ctx: MockContext) {
       route(ctx, 'sep', async ({ request, params }) => {
         const target = String(params.id);
         const fields = { ...(await readFields(request)), ...query(request) };
-        const { client, subject, merchant } = await caller(request, fields);
+        // SEP-12 lists 401 for a DELETE whose client is not authenticated properly (its other endpoints follow SEP-24's 403).
+        const { client, subject, merchant } = await caller(request, fields).catch((error: unknown) => {
+          if (error instanceof HttpError && error.code === 'AUTHENTICATION_REQUIRED') throw new HttpError(401, error.code, error.message);
+          throw error;
+        });
         if (isStellarAccount(target)) {
           // SEP-12: every record the account (with the memo, for a shared account) created here.
           if (target !== client.account) throw notFound('customer');
