@@ -69,7 +69,7 @@ export class RampWidget extends ReactiveElement {
   declare destination?: string;
   /** The iframe's `allow` (permissions policy). Default {@link DEFAULT_ALLOW}. */
   declare allow: string;
-  /** How often the status is polled, milliseconds. Default 5000. */
+  /** How often the status is polled, milliseconds. Default 5000; at least 500. */
   declare pollInterval: number;
   // The two callbacks are plain properties: they render nothing and have no attribute.
   /** Instead of `session-url`: asks your backend for the interactive URL and transaction id. */
@@ -333,7 +333,9 @@ export class RampWidget extends ReactiveElement {
       } catch {}
       // (A new flow forgot this transaction.)
       if (id == this.#id) this.#poll();
-    }, this.pollInterval);
+      // A typo must not poll without a pause: not a number (or 0) is the default, and the pause is
+      // 0.5 s at least and within setTimeout's range (past it, a timer fires at once).
+    }, Math.min(Math.max(this.pollInterval || 5000, 500), 2 ** 31 - 1));
   }
 
   async #config() {

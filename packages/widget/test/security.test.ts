@@ -372,3 +372,18 @@ describe('<ramp-widget> way back from a redirect', () => {
     await shop.page.context().close();
   });
 });
+
+describe('<ramp-widget> poll-interval', () => {
+  it.each(['abc', '0', '-1', '1', '2147483648'])('polls status-url at a pause of 0.5 s at least when poll-interval is %s', async (interval) => {
+    const shop = await world.open({ flow: 'buy', mode: 'iframe', amount: '50', destination: stellarAccountId(), 'status-url': '/status', 'poll-interval': interval });
+    await widget(shop).locator('[part=button]').click();
+    await openedId(shop);
+    // Closed while the transaction goes on: from now on its status comes from polling status-url.
+    await widget(shop).evaluate((el: any) => el.close());
+    await shop.page.waitForTimeout(1_600);
+    const polls = shop.requests.filter((u) => new URL(u).pathname === '/status').length;
+    // A pause of 0.5 s allows 3 polls in 1.6 s (the default, 5 s, none); without a floor it was hundreds.
+    expect(polls).toBeLessThanOrEqual(interval === '1' || interval === '-1' ? 4 : 0);
+    await shop.page.context().close();
+  });
+});
