@@ -102,6 +102,8 @@ describe('SEP conformance of the anchor (standalone, 127.0.0.1)', () => {
     // A shared account's user (a SEP-10 memo) gets its USDC with that memo, unless the request names another account.
     const shared = await signIn(env, wallet, '&memo=5150');
     expect(await transaction2((await start('deposit', {}, shared)).body.id, shared)).toMatchObject({ to: wallet.publicKey(), deposit_memo: '5150', deposit_memo_type: 'id' });
+    const named = await start('deposit', { account: wallet.publicKey() }, shared);
+    expect(await transaction2(named.body.id, shared)).toMatchObject({ deposit_memo: '5150', deposit_memo_type: 'id' });
     const elsewhere = await start('deposit', { account: Keypair.random().publicKey() }, shared);
     expect(await transaction2(elsewhere.body.id, shared)).not.toHaveProperty('deposit_memo');
 

@@ -125,7 +125,7 @@ export async function startInteractive(
   if (kind === 'deposit' && (f.memo !== undefined || f.memo_type !== undefined)) {
     if (f.memo === undefined) throw badRequest('memo: required with memo_type');
     depositMemo = stellarMemo('memo', f.memo, f.memo_type ?? 'id');
-  } else if (kind === 'deposit' && f.account === undefined && client.memo !== null) {
+  } else if (kind === 'deposit' && (f.account ?? client.account) === client.account && client.memo !== null) {
     // A shared account's user (a SEP-10 memo) gets its USDC with that memo, or the account could not tell whose it is.
     depositMemo = { type: 'id', value: client.memo };
   }
