@@ -58,9 +58,9 @@ export interface RampHandlersOptions {
   /**
    * The amounts `session` takes, in what the customer enters: GHS for a buy, USDC for a sell.
    * Anything outside is refused 400 `amount_out_of_range` before the service is asked. Default:
-   * buy 10 to 5,000 GHS, sell 1 to 5,000 USDC (the ramp document's minimums; the starter tier's
-   * per-transaction maximum, which a sell of 5,000 USDC exceeds too while 1 USDC is worth more
-   * than 1 GHS). Set yours to the maximum your onboarding configured.
+   * at least 10 GHS to buy and 1 USDC to sell (the ramp document's minimums), and no maximum:
+   * the service holds each merchant to the maximum its onboarding configured (422
+   * `AMOUNT_OUT_OF_RANGE`, passed on). Set `max` to yours to refuse earlier.
    */
   limits?: { buy?: Partial<AmountLimits>; sell?: Partial<AmountLimits> };
   /** Reads a transaction for `status` without `anchor`, e.g. from your webhook records. */
@@ -77,8 +77,8 @@ export interface AmountLimits {
   max: number;
 }
 
-/** 001 section 8: at least 10 GHS and 1 USDC; the per-transaction maximum is the merchant's (the starter tier's 5,000 GHS). */
-const DEFAULT_LIMITS = { buy: { min: 10, max: 5_000 }, sell: { min: 1, max: 5_000 } } as const;
+/** 001 section 8: at least 10 GHS and 1 USDC; the maximum per transaction is configured per merchant, and not shown. */
+const DEFAULT_LIMITS = { buy: { min: 10, max: Infinity }, sell: { min: 1, max: Infinity } } as const;
 const CURRENCY = { buy: 'GHS', sell: 'USDC' } as const;
 
 export interface RampHandlers {
@@ -132,8 +132,8 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
   if (anchor && !publicKey) throw new TypeError('createRampHandlers: `publicKey` is required with `anchor` (the merchant field api_key)');
   const limits = { buy: { ...DEFAULT_LIMITS.buy, ...options.limits?.buy }, sell: { ...DEFAULT_LIMITS.sell, ...options.limits?.sell } };
   for (const { min, max } of Object.values(limits)) {
-    if (!(Number.isFinite(min) && Number.isFinite(max) && min > 0 && min <= max)) {
-      throw new RangeError('createRampHandlers: each of `limits` must have 0 < min <= max, finite numbers');
+    if (!(Number.isFinite(min) && min > 0 && max >= min)) {
+      throw new RangeError('createRampHandlers: each of `limits` must have 0 < min <= max, min a finite number');
     }
   }
   if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createRampHandlers: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
@@ -180,7 +180,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
     const { flow, amount, destination, lang } = input;
     const { min, max } = limits[flow];
     if (amount !== undefined && (amount < min || amount > max)) {
-      return error(400, 'amount_out_of_range', `amount must be from ${min} to ${max} ${CURRENCY[flow]}`);
+      return error(400, 'amount_out_of_range', max < Infinity ? `amount must be from ${min} to ${max} ${CURRENCY[flow]}` : `amount must be at least ${min} ${CURRENCY[flow]}`);
     }
     let started: { url: string; id: string };
     try {
