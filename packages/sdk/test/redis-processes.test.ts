@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function deliver(worker: Worker, orderId: string) {
-  const body = JSON.stringify({ event: 'order.completed', order_id: orderId, type: 'onramp', fiat_amount: '150.00', timestamp: '2026-11-24T12:00:00.000Z' });
+  const body = JSON.stringify({ event: 'order.completed', order_id: orderId, type: 'onramp', fiat_amount: '150.00', timestamp: new Date().toISOString() });
   const res = await fetch(`${worker.url}/webhooks`, {
     method: 'POST',
     headers: {

@@ -156,7 +156,7 @@ describe('when Redis is unreachable', () => {
 
   const SECRET = 'whsec_redis0123456789abcdef0123456789';
   const delivery = (orderId: string) => {
-    const body = JSON.stringify({ event: 'order.completed', order_id: orderId, type: 'onramp', fiat_amount: '150.00', timestamp: '2026-11-24T12:00:00.000Z' });
+    const body = JSON.stringify({ event: 'order.completed', order_id: orderId, type: 'onramp', fiat_amount: '150.00', timestamp: new Date().toISOString() });
     const headers = {
       'content-type': 'application/json',
       'x-webhook-signature': createHmac('sha256', SECRET).update(body).digest('hex'),
