@@ -35,6 +35,29 @@ describe.each(MODES)('widget config, %s', (_name, start) => {
     expect((await getConfig({ 'x-api-key': publicKey, referer: `${SHOP}/checkout?x=1` })).status).toBe(200);
   });
 
+  it('refuses Origin: null (a sandboxed or file page) even when its Referer is an allowed domain', async () => {
+    // A browser sends "null" for a document it will not name (sandboxed, file:, data:): a
+    // sandboxed page of the shop's site is by design not the shop, so its Referer cannot vouch.
+    expectError(await getConfig({ 'x-api-key': publicKey, origin: 'null', referer: `${SHOP}/ugc/frame` }), 403, 'FORBIDDEN');
+    expectError(await getConfig({ 'x-api-key': publicKey, origin: 'null' }), 403, 'FORBIDDEN');
+  });
+
+  it('matches allowed_domains exactly: no suffix, userinfo, port, scheme, letter-case or list tricks', async () => {
+    for (const headers of [
+      { origin: 'https://shop.example.com.evil.example' },
+      { origin: 'https://evilshop.example.com' },
+      { origin: 'https://shop.example.com:443' },
+      { origin: 'HTTPS://SHOP.EXAMPLE.COM' },
+      { origin: `${SHOP}, https://evil.example` },
+      { origin: `${SHOP}/` },
+      { referer: 'https://shop.example.com@evil.example/' },
+      { referer: 'https://evil.example/?https://shop.example.com' },
+      { origin: 'https://evil.example', referer: `${SHOP}/` },
+    ]) {
+      expectError(await getConfig({ 'x-api-key': publicKey, ...headers }), 403, 'FORBIDDEN');
+    }
+  });
+
   it('refuses the public key from an origin outside allowed_domains, or with none, with 403 FORBIDDEN', async () => {
     for (const headers of [
       { origin: 'https://evil.example.com' } as Record<string, string>,

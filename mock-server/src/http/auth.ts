@@ -57,10 +57,15 @@ export function clientIp(ctx: MockContext, request: Request): string {
  */
 const workerPageOrigin = (): string | undefined => (typeof document === 'undefined' ? undefined : globalThis.location?.origin);
 
-/** The calling page's origin: `Origin`, else the origin of `Referer`, else (setupWorker) the page's. */
+/**
+ * The calling page's origin: `Origin`, else the origin of `Referer`, else (setupWorker) the page's.
+ * `Origin: null` is a browser refusing to name the page (sandboxed, `file:`, `data:`): no origin,
+ * whatever its `Referer` says, since a sandboxed page of an allowed site is by design not that site.
+ */
 export function requestOrigin(request: Request): string | undefined {
   const origin = request.headers.get('origin');
-  if (origin && origin !== 'null') return origin;
+  if (origin === 'null') return undefined;
+  if (origin) return origin;
   const referer = request.headers.get('referer');
   if (!referer) return workerPageOrigin();
   try {
