@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { RequestOptions } from '../../core/http.js';
 import { Resource } from '../../core/resource.js';
 import { openEnum, parseInput, responseObject, text } from '../../core/schema.js';
+import { rampAnswer } from './answer.js';
 
 /** A phone number in local format: `0` and nine digits, e.g. `0241234567`. */
 export const LocalPhoneSchema = z.string().regex(/^0\d{9}$/, 'must be a local number, 0 and nine digits, e.g. 0241234567');
@@ -37,15 +38,23 @@ export const KycRecordSchema = responseObject({
 });
 export type KycRecord = z.infer<typeof KycRecordSchema>;
 
+/** 001 shows only `kyc_id` of the initiate answer, and nothing of verify's: the rest is read leniently (see rampAnswer). */
+const InitiateAnswerSchema = rampAnswer(KycRecordSchema, ['kyc_id']);
+
 /** Phone KYC by one-time code: `POST /api/v1/ramp/kyc/initiate` and `/verify`. Once per phone; orders need it. */
 export class RampKyc extends Resource {
   /** Sends a one-time code to the user's phone; keep `kyc_id` for verify. */
   async initiate(params: KycInitiateParams, opts?: RequestOptions): Promise<KycRecord> {
-    return this.core.post('api/v1/ramp/kyc/initiate', { ...opts, body: parseInput(KycInitiateParamsSchema, params), schema: KycRecordSchema });
+    return this.core.post('api/v1/ramp/kyc/initiate', { ...opts, body: parseInput(KycInitiateParamsSchema, params), schema: InitiateAnswerSchema });
   }
 
-  /** Checks the code the user typed; a wrong one is UnprocessableEntityError, too many RateLimitError. */
+  /**
+   * Checks the code the user typed; a wrong one is UnprocessableEntityError, too many
+   * RateLimitError. Any 2xx means verified; the answer's shape is not shown (001 section 4),
+   * so `kyc_id` is the one sent when the answer does not name it.
+   */
   async verify(params: KycVerifyParams, opts?: RequestOptions): Promise<KycRecord> {
-    return this.core.post('api/v1/ramp/kyc/verify', { ...opts, body: parseInput(KycVerifyParamsSchema, params), schema: KycRecordSchema });
+    const body = parseInput(KycVerifyParamsSchema, params);
+    return this.core.post('api/v1/ramp/kyc/verify', { ...opts, body, schema: rampAnswer(KycRecordSchema, ['kyc_id'], { kyc_id: body.kyc_id }) });
   }
 }

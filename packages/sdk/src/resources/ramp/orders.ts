@@ -4,6 +4,7 @@ import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions }
 import { poll, type WaitOptions, type WaitResult } from '../../core/poll.js';
 import { Resource, segment } from '../../core/resource.js';
 import { headerValue, MAX_FIAT_AMOUNT, openEnum, parseInput, pathSegment, responseObject, text } from '../../core/schema.js';
+import { rampAnswer } from './answer.js';
 import { LocalPhoneSchema } from './kyc.js';
 
 /** Every status of 001 section 3. `completed` is the only success. */
@@ -169,6 +170,19 @@ export const RampOrderSchema = responseObject({
 });
 export type RampOrder = z.infer<typeof RampOrderSchema>;
 
+/** The fields of an order 001 shows (section 2, and the reference of section 4): held to their types; the rest is read leniently (see rampAnswer). */
+const DOCUMENTED_ORDER_FIELDS = ['reference', 'status', 'crypto_tx_hash', 'completed_at', 'failure_reason', 'expires_at'] as const;
+
+/** An order answer about `reference`: a lookup (001 section 4) shows the order's fields, not necessarily its reference. */
+const orderAnswer = (reference: string) => rampAnswer(RampOrderSchema, DOCUMENTED_ORDER_FIELDS, { reference });
+
+/**
+ * A creation answer: 001 shows only its reference (and the off-ramp's Stellar address). One
+ * that names no status is `quote_locked`, what creating an order is: the rate locked, payment
+ * not yet initiated (001 section 3).
+ */
+const CreatedOrderSchema = rampAnswer(RampOrderSchema, DOCUMENTED_ORDER_FIELDS, { status: 'quote_locked' });
+
 /**
  * What waitForOrder ends with: the order in a final status (`completed`, `failed`, `expired`,
  * `cancelled`, `fiat_refunded` or `crypto_refunded`) as `value`, and `succeeded`, true only
@@ -208,7 +222,7 @@ export class RampOrders extends Resource {
     let lost = false;
     const onRetry = (reason: unknown) => void (lost ||= !(reason instanceof RateLimitError));
     try {
-      return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: RampOrderSchema, onRetry });
+      return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: CreatedOrderSchema, onRetry });
     } catch (error) {
       // A fresh key can only meet an order this very call created; any key can after this call's own answer was lost.
       if ((given === undefined || lost) && error instanceof DuplicateOrderError && error.reference) return this.get(error.reference, request);
@@ -218,7 +232,7 @@ export class RampOrders extends Resource {
 
   /** The order now. */
   async get(reference: string, opts?: RequestOptions): Promise<RampOrder> {
-    return this.core.get(this.#path(reference), { ...opts, schema: RampOrderSchema });
+    return this.core.get(this.#path(reference), { ...opts, schema: orderAnswer(reference) });
   }
 
   /**
@@ -229,13 +243,13 @@ export class RampOrders extends Resource {
     return this.core.post(`${this.#path(reference)}/confirm`, {
       ...opts,
       body: parseInput(RampOrderConfirmParamsSchema, params),
-      schema: RampOrderSchema,
+      schema: orderAnswer(reference),
     });
   }
 
   /** Cancels an order that no payment has reached yet; later, ConflictError (`INVALID_STATE`). */
   async cancel(reference: string, opts?: RequestOptions): Promise<RampOrder> {
-    return this.core.post(`${this.#path(reference)}/cancel`, { ...opts, schema: RampOrderSchema });
+    return this.core.post(`${this.#path(reference)}/cancel`, { ...opts, schema: orderAnswer(reference) });
   }
 
   /**
