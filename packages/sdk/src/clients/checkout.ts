@@ -41,7 +41,10 @@ function checkoutError(status: number, body: unknown, headers: Headers): ApiErro
  *   { idempotencyKey: `order-${order.id}` },
  * );
  * if (created.outcome !== 'in_progress') res.redirect(created.data.checkout_url);
- * const result = await checkout.payments.verify(checkout.payments.fromRedirect(req.originalUrl));
+ * // Back from checkout: paid only for this order's own session, its total and currency.
+ * const result = await checkout.payments.verify(checkout.payments.fromRedirect(req.originalUrl), {
+ *   expected: { amount: order.total, currency: 'GHS', reference: order.paymentReference },
+ * });
  * ```
  */
 export class CheckoutClient {

@@ -98,13 +98,39 @@ export const PaymentSessionSchema = responseObject({
 export type PaymentSession = z.infer<typeof PaymentSessionSchema>;
 
 /**
- * What verify found. `paid` is true only for `completed` or `success`. A 404 (session unknown
- * or expired) or a gateway failure (502 after retries) is `unknown`, never a failed payment:
- * do not fulfil, do not cancel, look again later.
+ * The order a verification is for (002 section 2: compare `final_amount` with the order total
+ * before fulfilling; section 1: the redirect proves nothing, so its `sessionRef` may name
+ * another session than the order's).
+ */
+export const PaymentExpectationSchema = z.strictObject({
+  /** The order total, smallest unit: a paid session must have confirmed exactly this `final_amount`. */
+  amount: z.int().min(0),
+  /** The order's currency, ISO 4217 uppercase. */
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code such as GHS'),
+  /** The `reference` or `session_id` stored when the order's payment was created: the session verified must be that one. */
+  reference: SessionRefSchema.optional(),
+});
+export type PaymentExpectation = z.input<typeof PaymentExpectationSchema>;
+
+/** What differs between the session and the expected order. */
+export type PaymentMismatch = 'reference' | 'amount' | 'currency';
+
+export interface VerifyOptions extends RequestOptions {
+  /** The order this payment is for; given, a session that is not the order's fully paid one is `mismatch`, never `paid`. */
+  expected?: PaymentExpectation;
+}
+
+/**
+ * What verify found. `paid` is true only for `completed` or `success` (and, with `expected`,
+ * only for the order's own session with its total and currency). `mismatch` (only with
+ * `expected`): another session, another currency, or a paid `final_amount` other than the
+ * total; do not fulfil. A 404 (session unknown or expired) or a gateway failure (502 after
+ * retries) is `unknown`, never a failed payment: do not fulfil, do not cancel, look again later.
  */
 export type PaymentVerification =
   | { outcome: 'paid'; paid: true; status: PaymentStatus; session: PaymentSession }
   | { outcome: 'not_paid'; paid: false; status: PaymentStatus; session: PaymentSession }
+  | { outcome: 'mismatch'; paid: false; status: PaymentStatus; session: PaymentSession; mismatches: PaymentMismatch[] }
   | {
       outcome: 'unknown';
       paid: false;
@@ -146,12 +172,16 @@ export class Payments extends Resource {
    * Looks the session up at the gateway (no API key needed) and synchronizes the service's
    * record, which sends the payment webhook. Use it to show a result after the redirect;
    * release goods on the signed webhook. `sessionRef` is the session or the gateway reference.
+   * Pass `expected` (the order's total, currency and stored reference) so that `paid` means
+   * paid for that order: the redirect's `sessionRef` is whatever the customer's browser sent.
    */
-  async verify(sessionRef: string, opts?: RequestOptions): Promise<PaymentVerification> {
+  async verify(sessionRef: string, opts: VerifyOptions = {}): Promise<PaymentVerification> {
     const ref = parseInput(SessionRefSchema, sessionRef, 'session reference');
+    const { expected: given, ...request } = opts;
+    const expected = given === undefined ? undefined : parseInput(PaymentExpectationSchema, given, 'expected');
     let session: PaymentSession;
     try {
-      session = await this.core.get(`api/v1/developer/payments/${segment(ref)}`, { ...opts, auth: false, schema: PaymentSessionSchema });
+      session = await this.core.get(`api/v1/developer/payments/${segment(ref)}`, { ...request, auth: false, schema: PaymentSessionSchema });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         return { outcome: 'unknown', paid: false, status: undefined, reason: 'session_not_found', error };
@@ -161,7 +191,16 @@ export class Payments extends Resource {
       }
       throw error;
     }
-    return isPaidStatus(session.status)
+    const paid = isPaidStatus(session.status);
+    if (expected) {
+      const mismatches: PaymentMismatch[] = [];
+      if (expected.reference !== undefined && expected.reference !== session.id && expected.reference !== session.reference) mismatches.push('reference');
+      // Before payment final_amount is not yet confirmed: only a paid session's is compared.
+      if (paid && session.final_amount !== expected.amount) mismatches.push('amount');
+      if (session.currency !== expected.currency) mismatches.push('currency');
+      if (mismatches.length > 0) return { outcome: 'mismatch', paid: false, status: session.status, session, mismatches };
+    }
+    return paid
       ? { outcome: 'paid', paid: true, status: session.status, session }
       : { outcome: 'not_paid', paid: false, status: session.status, session };
   }

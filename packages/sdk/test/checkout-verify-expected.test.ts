@@ -1,0 +1,76 @@
+/**
+ * `payments.verify(ref, { expected })`: 002 says the redirect proves nothing and `final_amount`
+ * is to be compared with the order total before fulfilling. A status of `completed` alone would
+ * let a merchant ship an order that was underpaid, paid in another currency, or not paid at all
+ * (a customer who swaps the `sessionRef` of a cheap paid session into the return URL).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError, type PaymentCreated } from '../src/index.js';
+import { newCheckout, payment, type Checkout } from './helpers/checkout.js';
+import { MODES, type MockEnv } from './helpers/mock.js';
+
+describe.each(MODES)('checkout.payments.verify with the order it should pay for, %s', (_name, start) => {
+  let env: MockEnv;
+  let checkout: Checkout;
+  beforeAll(async () => {
+    env = await start({ seed: 93 });
+    checkout = await newCheckout(env);
+  });
+  afterAll(() => env.close());
+
+  async function created(amount = 10_000, currency = 'GHS'): Promise<PaymentCreated> {
+    const result = await checkout.client.payments.create(payment({ amount, currency }));
+    if (result.outcome === 'in_progress') throw new Error('unexpected 202');
+    return result.data;
+  }
+
+  it('says paid when the session is the order’s, paid in full and in its currency, by either reference', async () => {
+    const { reference, session_id } = await created(10_000);
+    env.backend.control.checkout.complete(reference!, 'completed');
+    for (const stored of [reference!, session_id!]) {
+      const result = await checkout.client.payments.verify(session_id!, { expected: { amount: 10_000, currency: 'GHS', reference: stored } });
+      expect(result).toMatchObject({ outcome: 'paid', paid: true, status: 'completed' });
+    }
+  });
+
+  it('refuses an underpaid session: completed, but final_amount below the order total', async () => {
+    const { reference } = await created(10_000);
+    env.backend.control.checkout.complete(reference!, 'completed', 9_000);
+    const result = await checkout.client.payments.verify(reference!, { expected: { amount: 10_000, currency: 'GHS', reference: reference! } });
+    expect(result).toMatchObject({ outcome: 'mismatch', paid: false, status: 'completed', mismatches: ['amount'], session: { final_amount: 9_000 } });
+  });
+
+  it('refuses another order’s paid session swapped into the return URL', async () => {
+    const order = await created(50_000);
+    const cheap = await created(100);
+    env.backend.control.checkout.complete(cheap.reference!, 'success');
+    const forged = `https://shop.example/return?order=42&sessionRef=${cheap.session_id}`;
+    const result = await checkout.client.payments.verify(checkout.client.payments.fromRedirect(forged), {
+      expected: { amount: 50_000, currency: 'GHS', reference: order.reference! },
+    });
+    expect(result).toMatchObject({ outcome: 'mismatch', paid: false, status: 'success', mismatches: ['reference', 'amount'] });
+  });
+
+  it('refuses a session paid in another currency', async () => {
+    const { reference } = await created(10_000, 'NGN');
+    env.backend.control.checkout.complete(reference!, 'completed');
+    const result = await checkout.client.payments.verify(reference!, { expected: { amount: 10_000, currency: 'GHS' } });
+    expect(result).toMatchObject({ outcome: 'mismatch', paid: false, mismatches: ['currency'] });
+  });
+
+  it('still says not_paid for the order’s own unpaid session (final_amount 0 is no mismatch)', async () => {
+    const { reference } = await created(10_000);
+    const expected = { amount: 10_000, currency: 'GHS', reference: reference! };
+    await expect(checkout.client.payments.verify(reference!, { expected })).resolves.toMatchObject({ outcome: 'not_paid', status: 'pending' });
+    env.backend.control.checkout.complete(reference!, 'failed');
+    await expect(checkout.client.payments.verify(reference!, { expected })).resolves.toMatchObject({ outcome: 'not_paid', status: 'failed' });
+  });
+
+  it('refuses a malformed expectation before sending anything', async () => {
+    const before = checkout.wire.requests.length;
+    for (const expected of [{ amount: 100.5, currency: 'GHS' }, { amount: 100, currency: 'ghs' }, { amount: 100, currency: 'GHS', reference: ' ' }]) {
+      await expect(checkout.client.payments.verify('cs_x', { expected })).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(checkout.wire.requests.length).toBe(before);
+  });
+});
