@@ -68,7 +68,7 @@ describe.each(MODES)('MerchantClient register and login, %s', (_name, start) => 
     const store: TokenStore = { get: (k) => inner.get(k), set: (k, t) => (keys.push(k), inner.set(k, t)), delete: (k) => inner.delete(k) };
     const first = await newMerchant(env, { tokenStore: store });
     await first.client.profile.get();
-    expect(keys).toEqual([`sikaramp:merchant:${env.origin}:${first.email}`]);
+    expect(keys).toEqual([expect.stringMatching(new RegExp(`^sikaramp:merchant:${env.origin.replace(/[.]/g, '\\.')}:${first.email}:[0-9a-f]{64}$`))]);
     await inner.set(keys[0]!, { token: 'not-a-valid-token', expiresAt: env.backend.clock.now() + 3_600_000 });
     await expect(first.client.profile.get()).resolves.toMatchObject({ email: first.email });
     expect(first.sent.filter((s) => s === 'GET /api/v1/merchant/profile')).toHaveLength(3);
@@ -84,6 +84,24 @@ describe.each(MODES)('MerchantClient register and login, %s', (_name, start) => 
     await new MerchantClient({ baseUrl: env.origin, email, password, tokenStore: store, fetch: a.fetch, now }).profile.get();
     await new MerchantClient({ baseUrl: env.origin, email, password, tokenStore: store, fetch: b.fetch, now }).profile.get();
     expect([logins(a.sent), logins(b.sent)]).toEqual([1, 0]);
+  });
+
+  it('gives a shared store\'s token only to a client with the password that made it', async () => {
+    // One store for several merchants (a platform with one Redis): knowing a merchant's e-mail
+    // must not be enough to be handed its dashboard token.
+    const store = new MemoryTokenStore();
+    const keys: string[] = [];
+    const shared: TokenStore = { get: (k) => store.get(k), set: (k, t) => (keys.push(k), store.set(k, t)), delete: (k) => store.delete(k) };
+    const now = () => env.backend.clock.now();
+    const { email, password } = await newMerchant(env);
+    await new MerchantClient({ baseUrl: env.origin, email, password, tokenStore: shared, now }).profile.get();
+    const intruder = recordingFetch();
+    const wrong = new MerchantClient({ baseUrl: env.origin, email, password: 'a guess, not the password', tokenStore: shared, fetch: intruder.fetch, now });
+    const error = await wrong.profile.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(intruder.sent).toEqual(['POST /api/v1/merchant/login']);
+    // Neither the password nor anything as quick to test as a plain hash of it names the entry.
+    for (const key of keys) expect(key).not.toContain(password);
   });
 
   it('uses an access token it is given, and reports its expiry as AuthenticationError', async () => {

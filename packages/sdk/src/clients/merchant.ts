@@ -13,6 +13,9 @@ import { WidgetConfigs } from '../resources/merchant/widget-config.js';
 /** Lifetime of a dashboard access token when the login answer does not say, seconds (000 section 8). */
 const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 
+/** PBKDF2 rounds of the password's part of the token cache key (about 20 ms, once per client). */
+const KEY_FINGERPRINT_ROUNDS = 100_000;
+
 export interface MerchantClientOptions extends ClientOptions {
   /** The widget backend, `{base_url}`, e.g. `http://127.0.0.1:4010` for the mock server. */
   baseUrl: string;
@@ -44,7 +47,8 @@ export class MerchantClient {
   readonly widgetConfig: WithResponses<WidgetConfigs>;
   readonly webhook: WithResponses<Webhook>;
   readonly orders: WithResponses<Orders>;
-  readonly #tokens: TokenCache | undefined;
+  /** The login token cache, made on first use (its key needs the password's fingerprint). */
+  readonly #tokens: (() => Promise<TokenCache>) | undefined;
   readonly #accessToken: string | undefined;
 
   constructor(options: MerchantClientOptions) {
@@ -55,17 +59,29 @@ export class MerchantClient {
       ...rest,
       auth: {
         headers: async (signal) => ({ authorization: `Bearer ${await this.accessToken(signal)}` }),
-        ...(email !== undefined ? { refresh: async (signal?: AbortSignal) => void (await this.#tokens!.renew(signal)) } : {}),
+        ...(email !== undefined ? { refresh: async (signal?: AbortSignal) => void (await (await this.#tokens!()).renew(signal)) } : {}),
       },
     });
     this.auth = withResponses(new Auth(core));
     if (email !== undefined && password !== undefined) {
-      this.#tokens = new TokenCache({
-        store: tokenStore,
-        key: `sikaramp:merchant:${core.baseUrl}:${email.toLowerCase()}`,
-        obtain: async (signal) => expiry(await this.auth.login({ email, password }, { signal }), now ?? Date.now),
-        now,
-      });
+      // The key names the password too (slowly hashed): with a store shared by several
+      // merchants, an e-mail alone must not fetch that merchant's token.
+      const scope = `sikaramp:merchant:${core.baseUrl}:${email.toLowerCase()}`;
+      let cache: Promise<TokenCache> | undefined;
+      this.#tokens = () =>
+        (cache ??= passwordFingerprint(scope, password).then(
+          (fingerprint) =>
+            new TokenCache({
+              store: tokenStore,
+              key: `${scope}:${fingerprint}`,
+              obtain: async (signal) => expiry(await this.auth.login({ email, password }, { signal }), now ?? Date.now),
+              now,
+            }),
+          (error: unknown) => {
+            cache = undefined;
+            throw error;
+          },
+        ));
     }
     this.apiKeys = withResponses(new ApiKeys(core));
     this.profile = withResponses(new Profile(core));
@@ -77,7 +93,7 @@ export class MerchantClient {
 
   /** A valid access token: the cached one, or a fresh login when it is missing or expires within a minute. */
   async accessToken(signal?: AbortSignal): Promise<string> {
-    if (this.#tokens) return this.#tokens.get(signal);
+    if (this.#tokens) return (await this.#tokens()).get(signal);
     if (this.#accessToken !== undefined) return this.#accessToken;
     throw new SikarampError('MerchantClient needs email and password, or an accessToken, for dashboard calls');
   }
@@ -90,4 +106,13 @@ function expiry(login: AccessToken, now: () => number): StoredToken {
   if (login.expires_in !== undefined) return { token: login.access_token, expiresAt: now() + login.expires_in * 1000 };
   const exp = jwtExpiry(login.access_token);
   return { token: login.access_token, expiresAt: exp ?? now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
+}
+
+/** PBKDF2-SHA256 of the password salted with the cache key's scope, hex: binds a cached token to the password without revealing it. */
+async function passwordFingerprint(scope: string, password: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
+  const params = { name: 'PBKDF2', hash: 'SHA-256', salt: encoder.encode(scope), iterations: KEY_FINGERPRINT_ROUNDS };
+  const bits = await crypto.subtle.deriveBits(params, key, 256);
+  return Array.from(new Uint8Array(bits), (b) => b.toString(16).padStart(2, '0')).join('');
 }
