@@ -149,6 +149,12 @@ describe.each(MODES)('checkout.payments.create, %s', (_name, start) => {
     expect(JSON.parse(creations().at(-1)!.body!).items).toEqual(items);
   });
 
+  it('sends recipient fields beyond name and email as given: an existing gateway body migrates unchanged (002 section 9)', async () => {
+    const recipient = { name: 'Ama Mensah', email: 'ama@example.com', phone: '0241234567' };
+    await expect(checkout.client.payments.create({ ...payment(), recipient })).resolves.toMatchObject({ outcome: 'created' });
+    expect(JSON.parse(creations().at(-1)!.body!).recipient).toEqual(recipient);
+  });
+
   it('answers a key issued before the route with AuthenticationError carrying the rotation message', async () => {
     const { key } = await env.backend.control.checkout.createKey({ legacy: true });
     const legacy = new CheckoutClient({ baseUrl: env.origin, apiKey: key });

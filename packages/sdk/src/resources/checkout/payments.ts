@@ -40,7 +40,8 @@ export const PaymentCreateParamsSchema = z.looseObject({
   amount: z.int().min(1),
   /** ISO 4217, uppercase, e.g. `GHS`. */
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code such as GHS'),
-  recipient: z.strictObject({ name: text(), email: z.email().max(254) }),
+  /** Fields beyond `name` and `email` are sent as given, as an existing gateway body has them. */
+  recipient: z.looseObject({ name: text(), email: z.email().max(254) }),
   /** Where the customer returns when checkout finishes. The redirect proves nothing: verify before fulfilling. */
   redirect_url: z.url({ protocol: /^https?$/ }).max(2048),
   /** Your own keys, kept as sent; the four of RESERVED_META_KEYS are refused. */
