@@ -82,14 +82,21 @@ describe.each(MODES)('ramp payment webhooks, %s', (_name, start) => {
     });
   });
 
-  it('sends no payment webhook for a prompt nobody answered: the order expires and the prompt times out, no money moved', async () => {
+  it('sends payment.failed when a prompt nobody answered times out, after the order expired: the collection failed', async () => {
     const m = await subscribed();
     const order = await placeOrder(env, m);
     await advance(env, 300);
     expect(await statusOf(env, m, order.reference)).toBe('expired');
-    await advance(env, 120);
     expect(await deliveries(m)).toEqual([]);
-    expect(receiver.received).toEqual([]);
+    await advance(env, 120);
+    expect(await statusOf(env, m, order.reference)).toBe('expired');
+    await deliveries(m);
+    expect(receiver.received).toHaveLength(1);
+    expectSigned(receiver.received[0]!, m.secret);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      event: 'payment.failed',
+      data: { status: 'failed', amount: 10000, currency: 'GHS', channel: 'mobile_money', meta: { ramp_order_id: order.id, ramp_type: 'onramp' } },
+    });
   });
 
   it('sends payment.failed for a failed payout attempt and payment.completed for the one that succeeds', async () => {
@@ -138,20 +145,31 @@ describe.each(MODES)('ramp payment webhooks, %s', (_name, start) => {
     expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 503, 200]);
   });
 
-  it('sends nothing while the merchant has no webhook URL, and nothing for refunds of late payments', async () => {
+  it('sends nothing while the merchant has no webhook URL', async () => {
     const none = await rampMerchant(env);
     const order = await placeOrder(env, none);
     await call(env, 'POST', `/_mock/mobile-money/${order.reference}/approve`);
     expect(await deliveries(none)).toEqual([]);
+  });
 
+  it('sends payment.completed for a late collection, which the order then refunds (fiat_refunded), and nothing for the refund', async () => {
     const m = await subscribed();
-    const late = await placeOrder(env, m);
-    await advance(env, 2); // the prompt is sent
-    await call(env, 'POST', `/api/v1/ramp/orders/${late.reference}/cancel`, { headers: m.auth });
-    await call(env, 'POST', `/_mock/mobile-money/${late.reference}/approve`);
-    await advance(env, 5);
-    expect(await statusOf(env, m, late.reference)).toBe('fiat_refunded');
-    expect(await deliveries(m)).toEqual([]);
-    expect(receiver.received).toEqual([]);
+    for (const end of ['cancel', 'expire'] as const) {
+      receiver.received.length = 0;
+      const late = await placeOrder(env, m, { fiat_amount: 120 });
+      await advance(env, 2); // the prompt is sent
+      if (end === 'cancel') await call(env, 'POST', `/api/v1/ramp/orders/${late.reference}/cancel`, { headers: m.auth });
+      else await advance(env, 298);
+      const approved = await call(env, 'POST', `/_mock/mobile-money/${late.reference}/approve`);
+      await advance(env, 5); // the refund payout goes through
+      expect(await statusOf(env, m, late.reference)).toBe('fiat_refunded');
+      await deliveries(m);
+      expect(receiver.received).toHaveLength(1);
+      expectSigned(receiver.received[0]!, m.secret);
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+        event: 'payment.completed',
+        data: { status: 'completed', amount: 12000, provider_ref: approved.body.provider_ref, meta: { ramp_order_id: late.id, ramp_type: 'onramp' } },
+      });
+    }
   });
 });

@@ -229,15 +229,20 @@ function onCollection(ctx: MockContext, record: CollectionRecord) {
     } else {
       const was = order.status;
       move(ctx, order, 'late_fiat');
+      // The cedis were collected, so the merchant hears of it like any collection (001 section 6), then reads the refund by polling.
+      sendPaymentWebhook(ctx, order, 'payment.completed', record);
       refundFiat(ctx, order, record.amount, `Mobile Money payment confirmed after the order was ${was}`);
     }
     return;
   }
-  // A prompt times out only after the rate lock ended (see beginPayment): the order has expired
-  // or was cancelled, and no money moved. A declined one fails the order if it still waits.
-  if (record.status !== 'declined' || order.status !== 'fiat_pending') return;
-  move(ctx, order, 'collection_failed');
-  order.failure_reason = 'the user declined the Mobile Money prompt';
+  // Declined or timed out, the collection failed and the merchant hears of it (001 section 6:
+  // "fiat collection or payout failed"). A declined prompt fails an order still waiting for it;
+  // one times out only after the rate lock ended (see beginPayment), when the order has
+  // expired or was cancelled, and no money moved.
+  if (record.status === 'declined' && order.status === 'fiat_pending') {
+    move(ctx, order, 'collection_failed');
+    order.failure_reason = 'the user declined the Mobile Money prompt';
+  }
   sendPaymentWebhook(ctx, order, 'payment.failed', record);
 }
 
