@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ApiError, ValidationError } from '../../core/errors.js';
 import { newIdempotencyKey, type IdempotentRequestOptions, type RequestOptions } from '../../core/http.js';
+import { poll, type WaitOptions, type WaitResult } from '../../core/poll.js';
 import { retryDelayMs, sleep } from '../../core/retry.js';
 import { Resource, segment } from '../../core/resource.js';
 import { headerValue, openEnum, parseInput, parseResponse, pathSegment, responseObject, text } from '../../core/schema.js';
@@ -141,6 +142,27 @@ export type PaymentVerification =
       error: ApiError;
     };
 
+/** Wait between looks of waitForPayment, seconds. */
+const PAYMENT_POLL_SECONDS = 5;
+/** Default longest wait of waitForPayment, seconds: a session's lifetime in the mock, after which an unpaid one is gone (404). */
+const PAYMENT_WAIT_SECONDS = 30 * 60;
+
+/**
+ * Where a waited-for payment stands: the gateway status, `mismatch` (not the expected order's),
+ * or why no status was read. Final: `completed`, `success`, `cancelled`, `mismatch`, `session_not_found`.
+ * `failed` is not: the customer can retry on the same session (002 section 3).
+ */
+export type PaymentWaitStatus = PaymentStatus | 'mismatch' | 'session_not_found' | 'gateway_unavailable';
+
+const FINAL_WAIT_STATUSES: readonly string[] = ['completed', 'success', 'cancelled', 'mismatch', 'session_not_found'];
+
+const waitStatus = (v: PaymentVerification): PaymentWaitStatus => (v.outcome === 'unknown' ? v.reason : v.outcome === 'mismatch' ? 'mismatch' : v.status);
+
+export interface WaitForPaymentOptions extends WaitOptions<PaymentVerification>, VerifyOptions {}
+
+/** What waitForPayment ends with: `succeeded` only when `value.paid` (a paid session, and the expected order's when given). */
+export type PaymentWaitResult = WaitResult<PaymentVerification, PaymentWaitStatus>;
+
 /** `POST` and `GET /api/v1/developer/payments`. */
 export class Payments extends Resource {
   /**
@@ -204,6 +226,31 @@ export class Payments extends Resource {
     return paid
       ? { outcome: 'paid', paid: true, status: session.status, session }
       : { outcome: 'not_paid', paid: false, status: session.status, session };
+  }
+
+  /**
+   * Verifies every `interval` seconds (5) until the status is final (002 section 6: how a
+   * payment with no redirect, such as a USSD prompt, is followed). Each look synchronizes the
+   * service's record, which sends the webhook. `failed` keeps the wait going, since the
+   * customer can retry; a 404 (unknown or expired session) ends it as `session_not_found`; a
+   * gateway that does not answer is looked at again. Gives up with WaitTimeoutError after
+   * `maxDuration` (30 minutes).
+   */
+  async waitForPayment(sessionRef: string, options: WaitForPaymentOptions = {}): Promise<PaymentWaitResult> {
+    parseInput(SessionRefSchema, sessionRef, 'session reference');
+    const { interval, maxDuration, onStatus, clock, ...request } = options;
+    return poll({
+      fetch: (signal) => this.verify(sessionRef, { ...request, signal }),
+      status: waitStatus,
+      isFinal: (status) => FINAL_WAIT_STATUSES.includes(status),
+      succeeded: (status) => isPaidStatus(status),
+      interval: () => interval ?? PAYMENT_POLL_SECONDS,
+      defaultMaxDuration: PAYMENT_WAIT_SECONDS,
+      maxDuration,
+      onStatus,
+      clock,
+      signal: request.signal,
+    });
   }
 
   /**
