@@ -198,6 +198,23 @@ describe.each(MODES)('checkout webhooks, %s', (_name, start) => {
     });
   });
 
+  describe('a removed endpoint', () => {
+    it('receives nothing more: a redelivery of its failed event is not sent, and nothing goes out signed with an empty secret', async () => {
+      const r = await receiver();
+      r.status = 500;
+      const sub = await subscribe(env, current.key, r.url);
+      await paidAndVerified();
+      expect(r.received).toHaveLength(1);
+      await call(env, 'DELETE', `${WEBHOOKS}/${sub.id}`, { headers: auth(current.key) });
+      r.status = 200;
+      const [failed] = (await call(env, 'GET', '/_mock/webhooks')).body.data.filter((d: { kind: string }) => d.kind === 'checkout');
+      const redelivered = await call(env, 'POST', `/_mock/webhooks/${failed.id}/redeliver`);
+      await settleWebhooks(env);
+      expect(r.received).toHaveLength(1);
+      expect(redelivered.body).toMatchObject({ state: 'failed', attempts: [{ status: 500 }, { error: 'webhook endpoint removed' }] });
+    });
+  });
+
   describe('retry endpoint', () => {
     const retry = (id: string, key = current.key) =>
       call(env, 'POST', `${WEBHOOKS}/events/${id}/retry`, { headers: auth(key) });

@@ -70,6 +70,13 @@ async function attempt(ctx: MockContext, id: string, { manual = false } = {}): P
   // A reset dropped it, or a manual retry already finished it.
   if (!delivery || (!manual && delivery.state !== 'pending')) return;
   const sentAt = ctx.clock.now();
+  // A checkout endpoint removed since the event was queued is no longer subscribed, and its secret is gone: nothing is sent.
+  if (delivery.kind === 'checkout' && !ctx.store.checkout.webhookEndpoints.has(delivery.endpoint_id ?? '')) {
+    delivery.attempts.push({ at: iso(sentAt), manual, request: { headers: {}, body: delivery.body }, error: 'webhook endpoint removed', duration_ms: 0, next_attempt_at: null });
+    if (delivery.state !== 'delivered') delivery.state = 'failed';
+    delivery.next_attempt_at = null;
+    return;
+  }
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'sikaramp-mock-webhooks',
