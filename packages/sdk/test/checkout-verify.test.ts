@@ -114,6 +114,20 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
   });
 });
 
+describe('checkout.payments.verify reads every documented session answer', () => {
+  it('reads the documented fields alone, and a null or absent meta (the field is ours, not the document\'s)', async () => {
+    const documented = { id: 'cs_1', reference: 'PAY-1', status: 'completed', amount: 100, final_amount: 100, currency: 'GHS' };
+    for (const data of [documented, { ...documented, meta: null }]) {
+      const server = await startTestServer((_req, res) => json(res, 200, { success: true, data }));
+      try {
+        await expect(new CheckoutClient({ baseUrl: server.url }).payments.verify('cs_1')).resolves.toMatchObject({ outcome: 'paid', session: documented });
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
 describe('checkout.payments.verify against a gateway status the SDK does not know', () => {
   it('treats it as not paid and passes the status through', async () => {
     const server = await startTestServer((_req, res) =>

@@ -95,7 +95,8 @@ export const PaymentSessionSchema = responseObject({
   /** Confirmed by the session, smallest unit: compare it with your order total before fulfilling. */
   final_amount: z.int(),
   currency: z.string(),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  /** Not in the document's table (the mock answers it): absent or null is read too. */
+  meta: z.record(z.string(), z.unknown()).nullish(),
 });
 export type PaymentSession = z.infer<typeof PaymentSessionSchema>;
 
