@@ -74,4 +74,23 @@ describe.each(MODES)('widget API keys: rate limit, IPs, revocation, %s', (_name,
     }
     expectError(await call(env, 'GET', '/api/v1/widget/config'), 401, 'UNAUTHORIZED');
   });
+
+  it('refuses a secret key sent by a browser page (it has an Origin) with 403, creating nothing', async () => {
+    // 000 section 5: secret keys never appear in client-side code. A page holding one works
+    // nowhere, even from the key's own allowed domain, so the mistake shows in development.
+    const shop = 'https://shop.example.com';
+    await createKey(env, merchant, { key_type: 'public', domains: [shop] });
+    const { key } = await createKey(env, merchant, { key_type: 'secret', domains: [shop] });
+    const before = env.backend.store.customers.size;
+    const body = { first_name: 'Ama', last_name: 'Mensah', email_address: 'ama.browser@example.com' };
+    for (const browser of [{ origin: shop }, { origin: 'null' }, { origin: 'https://evil.example' }]) {
+      const created = await call(env, 'POST', '/api/v1/widget/customer', { headers: { 'x-api-key': key, ...browser }, body });
+      expectError(created, 403, 'FORBIDDEN');
+      expect(created.body.error.message).toMatch(/secret key .*browser/);
+      expectError(await call(env, 'GET', '/api/v1/widget/config', { headers: { 'x-api-key': key, ...browser } }), 403, 'FORBIDDEN');
+    }
+    expect(env.backend.store.customers.size).toBe(before);
+    // The same key from a server (no Origin; Node's fetch sends Sec-Fetch-Mode: cors) works.
+    expect((await call(env, 'POST', '/api/v1/widget/customer', { headers: { 'x-api-key': key }, body })).status).toBe(201);
+  });
 });

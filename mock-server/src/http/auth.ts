@@ -105,7 +105,7 @@ export interface RequireKeyOptions {
 
 /**
  * Authenticates an API key: unknown or revoked 401 UNAUTHORIZED; wrong type 403 FORBIDDEN;
- * a public key from an origin outside `allowed_domains` 403 FORBIDDEN; a secret key from an
+ * a secret key in `X-API-Key` from a browser 403 FORBIDDEN; a public key from an origin outside `allowed_domains` 403 FORBIDDEN; a secret key from an
  * address outside `allowed_ips` 403 FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED (unless
  * `perKeyLimit` is false).
  */
@@ -117,6 +117,12 @@ export async function requireKey(ctx: MockContext, request: Request, opts: Requi
   const { key } = auth;
   if (opts.type !== 'any' && key.key_type !== opts.type) {
     throw forbidden(opts.type === 'secret' ? 'this endpoint needs a secret key' : 'this endpoint needs a public key');
+  }
+  // 000 section 5: a secret key is server-side only. A browser sends `Origin` with every
+  // cross-origin request (which a call to the service from a page is); servers' HTTP clients
+  // do not (Node's fetch sends `Sec-Fetch-Mode`, so that one tells nothing).
+  if (key.key_type === 'secret' && opts.from === 'x-api-key' && request.headers.has('origin')) {
+    throw forbidden('a secret key must stay on your server, and this request came from a browser; use the public key in pages');
   }
   if (key.key_type === 'public' && key.allowed_domains.length > 0) {
     const origin = requestOrigin(request);
