@@ -129,7 +129,7 @@ describe.each(MODES)('ramp KYC and access, %s', (_name, start) => {
       expect(res.body.error.message).toMatch(message);
     }
     expectError(await call(env, 'POST', '/api/v1/ramp/kyc/verify', { headers: m.auth, body: { kyc_id: 'x', otp_code: '12ab56' } }), 400, 'VALIDATION_ERROR');
-    expectError(await call(env, 'POST', '/api/v1/ramp/kyc/verify', { headers: m.auth, rawBody: 'nope' }), 400, 'VALIDATION_ERROR');
+    expectError(await call(env, 'POST', '/api/v1/ramp/kyc/verify', { headers: { ...m.auth, 'content-type': 'application/json' }, rawBody: 'nope' }), 400, 'VALIDATION_ERROR');
     expect(env.backend.store.ramp.kyc.size).toBe(before);
   });
 

@@ -184,7 +184,7 @@ describe.each(MODES)('ramp orders: creation and lookup, %s', (_name, start) => {
       expectError(res, 400, 'VALIDATION_ERROR');
       expect(res.body.error.message, JSON.stringify(body)).toMatch(message);
     }
-    expectError(await call(env, 'POST', '/api/v1/ramp/orders', { headers: { ...m.auth, 'x-idempotency-key': newKey() }, rawBody: '[1]' }), 400, 'VALIDATION_ERROR');
+    expectError(await call(env, 'POST', '/api/v1/ramp/orders', { headers: { ...m.auth, 'x-idempotency-key': newKey(), 'content-type': 'application/json' }, rawBody: '[1]' }), 400, 'VALIDATION_ERROR');
     expect(ordersOf(m.merchant.id)).toEqual([]);
   });
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { setStatus } from '../../history.js';
-import { readBody } from '../../http/body.js';
 import { notFound } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import { parseProvider, PROVIDERS, type ProviderId } from '../../mobile-money.js';
@@ -11,6 +10,7 @@ import { checkOtp, sendOtp } from '../../otp.js';
 import type { MerchantRecord } from '../../store.js';
 import type { RampKycRecord } from '../../state/ramp.js';
 import { requireRampKey } from './auth.js';
+import { readRampBody } from './body.js';
 
 const name = z.string().trim().min(1).max(100);
 
@@ -65,7 +65,7 @@ export function kycHandlers(ctx: MockContext, base: string) {
       `${base}/api/v1/ramp/kyc/initiate`,
       route(ctx, 'envelope', async ({ request }) => {
         const { merchant } = await requireRampKey(ctx, request);
-        const input = await readBody(request, InitiateBody);
+        const input = await readRampBody(request, InitiateBody);
         const kyc: RampKycRecord = {
           id: `kyc_${ctx.random.uuid()}`,
           merchant_id: merchant.id,
@@ -86,7 +86,7 @@ export function kycHandlers(ctx: MockContext, base: string) {
       `${base}/api/v1/ramp/kyc/verify`,
       route(ctx, 'envelope', async ({ request }) => {
         const { merchant } = await requireRampKey(ctx, request);
-        const input = await readBody(request, VerifyBody);
+        const input = await readRampBody(request, VerifyBody);
         const kyc = ctx.store.ramp.kyc.get(input.kyc_id);
         if (!kyc || kyc.merchant_id !== merchant.id) throw notFound('KYC record');
         checkOtp(ctx, otpPurpose(kyc.id), input.otp_code);

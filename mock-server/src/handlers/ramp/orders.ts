@@ -3,7 +3,6 @@ import { http } from 'msw';
 import { z } from 'zod';
 import { iso } from '../../clock.js';
 import type { MockContext } from '../../context.js';
-import { readBody } from '../../http/body.js';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { requirePermission } from '../../http/auth.js';
 import { ok, route } from '../../http/respond.js';
@@ -13,6 +12,7 @@ import type { RampOrderRecord } from '../../state/ramp.js';
 import type { MerchantRecord } from '../../store.js';
 import { checkLimits } from '../../volume.js';
 import { requireRampKey } from './auth.js';
+import { readRampBody } from './body.js';
 import { isPhoneVerified, LocalPhoneSchema, ProviderSchema } from './kyc.js';
 import { cancelOrder, confirmOrder, startOrder } from './lifecycle.js';
 import { depositMemo, rampOrderReference } from './references.js';
@@ -105,7 +105,7 @@ export function orderHandlers(ctx: MockContext, base: string) {
         if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
           throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
         }
-        const input = await readBody(request, CreateBody);
+        const input = await readRampBody(request, CreateBody);
         requirePermission(apiKey, input.type);
         // From here on nothing awaits, so two requests with one key cannot both pass this check.
         const used = ctx.store.ramp.idempotencyKeys.get(`${merchant.id} ${key}`);
@@ -165,7 +165,7 @@ export function orderHandlers(ctx: MockContext, base: string) {
       route(ctx, 'envelope', async ({ request, params }) => {
         const { merchant } = await requireRampKey(ctx, request);
         const order = findRampOrder(ctx, merchant, String(params.reference));
-        const { source_wallet } = await readBody(request, ConfirmBody);
+        const { source_wallet } = await readRampBody(request, ConfirmBody);
         confirmOrder(ctx, order, source_wallet);
         return ok(ctx, rampOrderView(order));
       }),
