@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../src/clients/merchant.js';
 import { ValidationError, type Order } from '../src/index.js';
 import { newMerchant, type Merchant } from './helpers/clients.js';
+import { json, startTestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 describe.each(MODES)('merchant.orders, %s', (_name, start) => {
@@ -77,5 +79,37 @@ describe.each(MODES)('merchant.orders, %s', (_name, start) => {
     };
     await expect(iterate()).rejects.toBeInstanceOf(ValidationError);
     expect(merchant.sent.length).toBe(before);
+  });
+});
+
+describe('merchant.orders against a service that ends the list its own way (127.0.0.1)', () => {
+  // 000 shows `next_cursor` only as a string on a page with more to come: a last page may
+  // leave it out or send it empty, and iterating must stop there rather than throw.
+  it('reads a last page whose next_cursor is absent, empty or null', async () => {
+    const order = (id: string) => ({
+      id,
+      status: 'completed',
+      fiat_currency: 'GHS',
+      fiat_amount: 100,
+      crypto_currency: 'USDC',
+      crypto_amount: 6.2,
+      payment_method: 'mobile_money',
+      created_at: '2026-11-01T10:00:00Z',
+    });
+    for (const ending of [{}, { next_cursor: '' }, { next_cursor: null }]) {
+      const server = await startTestServer((req, res) => {
+        const first = !new URL(req.url, 'http://x').searchParams.get('cursor');
+        json(res, 200, first ? { data: [order('ord_2')], next_cursor: 'ord_2', has_more: true } : { data: [order('ord_1')], has_more: false, ...ending });
+      });
+      try {
+        const merchant = new MerchantClient({ baseUrl: server.url, accessToken: 'token' });
+        const seen: string[] = [];
+        for await (const o of merchant.orders.list()) seen.push(o.id);
+        expect(seen).toEqual(['ord_2', 'ord_1']);
+        expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/merchant/orders', '/api/v1/merchant/orders?cursor=ord_2']);
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

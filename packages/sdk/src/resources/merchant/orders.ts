@@ -48,7 +48,11 @@ export type OrderListParams = z.input<typeof OrderListParamsSchema>;
 
 export const OrderPageSchema = responseObject({
   data: z.array(OrderSchema),
-  next_cursor: z.string().nullable(),
+  /** The last item's id while `has_more`; a last page may leave it out (read as null). */
+  next_cursor: z
+    .string()
+    .nullish()
+    .transform((cursor) => cursor ?? null),
   has_more: z.boolean(),
 });
 
