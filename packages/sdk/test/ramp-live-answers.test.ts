@@ -5,7 +5,7 @@
  * those, or with the other fields in another form; the merchant's calls must still read them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RampClient, ResponseValidationError } from '../src/index.js';
+import { RampClient, ResponseValidationError, ValidationError } from '../src/index.js';
 import { envelope, json, startTestServer, type TestServer } from './helpers/http-server.js';
 
 const REFERENCE = 'RMP-20261125-7f1c6a52-3d1e-4c1b-9a8f-2b6e0c1d4a55';
@@ -95,5 +95,17 @@ describe('RampClient reads what 001 lets the live service answer', () => {
       answers.set('POST /api/v1/ramp/kyc/verify', answer);
       expect(await ramp.kyc.verify({ kyc_id: 'k-1', otp_code: '123456' })).toMatchObject({ kyc_id: 'k-1' });
     }
+  });
+
+  it("sends a code of any length (001 does not show it; the mock's are 6 digits), refusing only a blank one before sending", async () => {
+    answers.set('POST /api/v1/ramp/kyc/verify', { status: 200, body: envelope({ kyc_id: 'k-2', status: 'verified' }) });
+    for (const otp_code of ['4821', '48213907', 'A7K2Q9']) {
+      const before = server.requests.length;
+      expect(await ramp.kyc.verify({ kyc_id: 'k-2', otp_code })).toEqual({ kyc_id: 'k-2', status: 'verified' });
+      expect(JSON.parse(server.requests[before]!.body)).toEqual({ kyc_id: 'k-2', otp_code });
+    }
+    const before = server.requests.length;
+    for (const otp_code of ['', '   ', '12 34']) await expect(ramp.kyc.verify({ kyc_id: 'k-2', otp_code })).rejects.toBeInstanceOf(ValidationError);
+    expect(server.requests.length).toBe(before);
   });
 });
