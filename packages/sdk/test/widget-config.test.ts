@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WidgetClient } from '../src/clients/widget.js';
 import { AuthenticationError, CredentialError, RateLimitError } from '../src/index.js';
 import { newMerchant, newWidget } from './helpers/clients.js';
+import { envelope, json, startTestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 describe.each(MODES)('WidgetClient and widget.config, %s', (_name, start) => {
@@ -71,5 +72,23 @@ describe.each(MODES)('WidgetClient and widget.config, %s', (_name, start) => {
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 60 });
     await env.backend.clock.advance(60);
     await expect(widget.config.get()).resolves.toMatchObject({ allowed_coins: ['USDC'] });
+  });
+});
+
+describe('widget.config against a service that shows an unset redirect_url its own way (127.0.0.1)', () => {
+  // 000 types redirect_url as a URL string and shows no config without one: a merchant that
+  // never set it may get it left out, empty or null, and each must read as null.
+  it('reads a redirect_url that is absent, empty or null as null', async () => {
+    for (const unset of [{}, { redirect_url: '' }, { redirect_url: null }]) {
+      const server = await startTestServer((_req, res) =>
+        json(res, 200, envelope({ merchant_id: 'm_1', theme: { primary_color: '#0f766e', border_radius: '12px' }, allowed_coins: ['USDC'], ...unset })),
+      );
+      try {
+        const widget = new WidgetClient({ baseUrl: server.url, secretKey: `sika_secret_${'a'.repeat(48)}` });
+        await expect(widget.config.get()).resolves.toMatchObject({ merchant_id: 'm_1', redirect_url: null });
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

@@ -15,8 +15,11 @@ export const WidgetConfigSchema = responseObject({
   }),
   /** Coins the widget offers: `USDC`. */
   allowed_coins: z.array(z.string()),
-  /** Where the customer returns afterwards. */
-  redirect_url: z.string().nullable(),
+  /** Where the customer returns afterwards; null when none is set (left out or empty counts as none). */
+  redirect_url: z
+    .string()
+    .nullish()
+    .transform((url) => url || null),
 });
 export type WidgetConfig = z.infer<typeof WidgetConfigSchema>;
 
