@@ -11,7 +11,7 @@ import {
   type PaymentCreateParams,
 } from '../src/index.js';
 import { newCheckout, payment, transactionsOf, type Checkout } from './helpers/checkout.js';
-import { startTestServer, type TestServer } from './helpers/http-server.js';
+import { json, startTestServer, type TestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 import { wireFetch } from './helpers/wire.js';
 
@@ -210,5 +210,26 @@ describe('checkout.payments.create against a gateway that reports the conflict a
     expect(error).not.toBeInstanceOf(ConflictError);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.headers['idempotency-key']).toBe(server.requests[0]!.headers['idempotency-key']);
+  });
+});
+
+describe('checkout.payments.create reads any 202 (in flight) and any replay status the document lists', () => {
+  const answers: Record<string, (res: import('node:http').ServerResponse) => void> = {
+    'an empty body': (res) => void res.writeHead(202).end(),
+    // Retry-After 0 from here on: the backoff between the 3 tries is not what these test.
+    'a text body': (res) => void res.writeHead(202, { 'content-type': 'text/plain', 'retry-after': '0' }).end('still processing'),
+    'a null message': (res) => json(res, 202, { success: true, message: null }, { 'retry-after': '0' }),
+    'a message that is an object': (res) => json(res, 202, { success: true, message: { text: 'in progress' } }, { 'retry-after': '0' }),
+  };
+  it.each(Object.keys(answers))('says in_progress for a 202 with %s', async (name) => {
+    const server = await startTestServer((_req, res) => answers[name]!(res));
+    try {
+      const client = new CheckoutClient({ baseUrl: server.url, apiKey: 'sika_checkout_test' });
+      const result = await client.payments.create(payment(), { idempotencyKey: 'order-202' });
+      expect(result).toMatchObject({ outcome: 'in_progress', status: 202, idempotencyKey: 'order-202' });
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });
