@@ -44,7 +44,7 @@ describe.each(MODES)('widget config, %s', (_name, start) => {
 
   it('matches allowed_domains exactly: no suffix, userinfo, port, scheme, letter-case or list tricks', async () => {
     for (const headers of [
-      { origin: 'https://shop.example.com.evil.example' },
+      { origin: 'https://shop.example.com.evil.example' } as Record<string, string>,
       { origin: 'https://evilshop.example.com' },
       { origin: 'https://shop.example.com:443' },
       { origin: 'HTTPS://SHOP.EXAMPLE.COM' },
