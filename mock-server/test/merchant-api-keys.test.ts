@@ -58,6 +58,17 @@ describe.each(MODES)('merchant API keys, %s', (_name, start) => {
     });
   });
 
+  it('keeps allowed_ips in the form the caller\'s address is compared in, so any spelling of an address works', async () => {
+    // `::ffff:127.0.0.1` is how Node logs an IPv4 client of a dual-stack server; upper case and
+    // zeros written out are the same IPv6 address.
+    const { key, apiKey } = await createKey(env, merchant, {
+      key_type: 'secret',
+      allowed_ips: ['::FFFF:127.0.0.1', '2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
+    });
+    expect(apiKey.allowed_ips).toEqual(['127.0.0.1', '2001:db8::1']);
+    expect((await call(env, 'GET', '/api/v1/widget/config', { headers: { 'x-api-key': key } })).status).toBe(200);
+  });
+
   it('refuses an invalid key body with VALIDATION_ERROR and creates nothing', async () => {
     const before = snapshot(env.backend.store);
     for (const body of [

@@ -45,9 +45,24 @@ export async function requireMerchant(ctx: MockContext, request: Request): Promi
   return merchant;
 }
 
-/** The caller's IP address: the standalone server's socket address, or `clientIp` in-process. */
+/** The caller's IP address: the standalone server's socket address, or `clientIp` in-process; as canonicalIp writes it. */
 export function clientIp(ctx: MockContext, request: Request): string {
-  return request.headers.get(CLIENT_IP_HEADER) ?? ctx.options.clientIp;
+  return canonicalIp(request.headers.get(CLIENT_IP_HEADER) ?? ctx.options.clientIp);
+}
+
+/**
+ * One spelling per address, so that `allowed_ips` compares as addresses, not text: IPv6 as the
+ * URL standard writes it (lower case, zeros compressed), an IPv4-mapped IPv6 address (what Node
+ * reports for an IPv4 client of a dual-stack socket) as its IPv4 address; IPv4 as it is.
+ */
+export function canonicalIp(address: string): string {
+  if (!address.includes(':')) return address;
+  const host = URL.parse(`http://[${address}]`)?.hostname.slice(1, -1);
+  if (host === undefined) return address;
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!mapped) return host;
+  const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /**

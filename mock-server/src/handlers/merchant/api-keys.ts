@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isoNano } from '../../clock.js';
 import type { MockContext } from '../../context.js';
 import { readBody } from '../../http/body.js';
-import { requireMerchant } from '../../http/auth.js';
+import { canonicalIp, requireMerchant } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import { apiKeyView, createApiKey } from '../../merchants.js';
@@ -34,7 +34,11 @@ export const ApiKeyCreateSchema = z.object({
     .max(50)
     .transform(unique)
     .optional(),
-  allowed_ips: z.array(z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address')).max(50).transform(unique).optional(),
+  allowed_ips: z
+    .array(z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address'))
+    .max(50)
+    .transform((ips) => unique(ips.map(canonicalIp)))
+    .optional(),
   permissions: z.array(z.enum(['onramp', 'offramp'])).min(1).transform(unique).optional(),
   rate_limit_rpm: z.number().int().min(1).max(MAX_RATE_LIMIT_RPM).optional(),
 });
