@@ -64,6 +64,20 @@ describe.each(MODES)('widget API keys: rate limit, IPs, revocation, %s', (_name,
     expect(res.status).toBe(env.mode === 'standalone' ? 403 : 200);
   });
 
+  it('takes the address from the connection, never from forwarding headers a caller writes', async () => {
+    const outside = await createKey(env, merchant, { key_type: 'secret', allowed_ips: ['203.0.113.7'] });
+    for (const forwarded of [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '127.0.0.2, 203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+      { 'x-real-ip': '203.0.113.7' },
+      { 'true-client-ip': '203.0.113.7' },
+      { 'cf-connecting-ip': '203.0.113.7' },
+    ]) {
+      expectError(await call(env, 'GET', '/api/v1/widget/config', { headers: { 'x-api-key': outside.key, ...forwarded } }), 403, 'FORBIDDEN');
+    }
+  });
+
   it('answers 401 UNAUTHORIZED for an unknown, malformed, missing or revoked key', async () => {
     const { key, id } = await createKey(env, merchant, { key_type: 'secret' });
     await call(env, 'DELETE', `/api/v1/merchant/apikeys/${id}`, { headers: merchant.auth });
