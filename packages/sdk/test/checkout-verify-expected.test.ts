@@ -5,8 +5,9 @@
  * (a customer who swaps the `sessionRef` of a cheap paid session into the return URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError, type PaymentCreated } from '../src/index.js';
-import { newCheckout, payment, type Checkout } from './helpers/checkout.js';
+import { isPaidFor, paymentMismatches, ValidationError, type PaymentCreated } from '../src/index.js';
+import { verifyCheckoutWebhook } from '../src/webhooks/index.js';
+import { newCheckout, payment, startReceiver, type Checkout } from './helpers/checkout.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 describe.each(MODES)('checkout.payments.verify with the order it should pay for, %s', (_name, start) => {
@@ -64,6 +65,34 @@ describe.each(MODES)('checkout.payments.verify with the order it should pay for,
     await expect(checkout.client.payments.verify(reference!, { expected })).resolves.toMatchObject({ outcome: 'not_paid', status: 'pending' });
     env.backend.control.checkout.complete(reference!, 'failed');
     await expect(checkout.client.payments.verify(reference!, { expected })).resolves.toMatchObject({ outcome: 'not_paid', status: 'failed' });
+  });
+
+  it('checks a signed payment.succeeded webhook against the order with the same rule (isPaidFor, paymentMismatches)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { secret } = await checkout.client.webhooks.create({ url: receiver.url });
+      const full = await created(10_000);
+      const under = await created(10_000);
+      env.backend.control.checkout.complete(full.reference!, 'completed');
+      env.backend.control.checkout.complete(under.reference!, 'completed', 9_000);
+      for (const ref of [full.reference!, under.reference!]) await checkout.client.payments.verify(ref);
+      await env.backend.control.webhooks.settle();
+      const events = await Promise.all(
+        receiver.received.map(({ body, headers }) =>
+          verifyCheckoutWebhook({ body, headers: headers as Record<string, string>, secret, now: env.backend.clock.now() }),
+        ),
+      );
+      const of = (ref: string) => events.find((e) => e.data.reference === ref)!;
+      expect(of(full.reference!).type).toBe('payment.succeeded');
+      expect(isPaidFor(of(full.reference!).data, { amount: 10_000, currency: 'GHS', reference: full.session_id! })).toBe(true);
+      expect(isPaidFor(of(under.reference!).data, { amount: 10_000, currency: 'GHS', reference: under.reference! })).toBe(false);
+      expect(paymentMismatches(of(under.reference!).data, { amount: 10_000, currency: 'GHS', reference: under.reference! })).toEqual(['amount']);
+      // Another order's event: the right total, but not the session stored for this order.
+      expect(paymentMismatches(of(full.reference!).data, { amount: 10_000, currency: 'GHS', reference: under.reference! })).toEqual(['reference']);
+      expect(() => isPaidFor(of(full.reference!).data, { amount: -1, currency: 'GHS' })).toThrow(ValidationError);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('refuses a malformed expectation before sending anything', async () => {

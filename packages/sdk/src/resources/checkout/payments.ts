@@ -118,6 +118,40 @@ export type PaymentExpectation = z.input<typeof PaymentExpectationSchema>;
 /** What differs between the session and the expected order. */
 export type PaymentMismatch = 'reference' | 'amount' | 'currency';
 
+/** The fields of a payment that are checked: verify's `session`, or a checkout webhook's `data`. */
+export interface PaymentFacts {
+  /** Session reference (verify's `session.id`). */
+  id?: string;
+  /** Session reference (a webhook's `data.session_id`). */
+  session_id?: string;
+  reference: string;
+  status: string;
+  final_amount: number;
+  currency: string;
+}
+
+/**
+ * What differs between a payment and the order it should pay for, in the order reference,
+ * amount, currency; empty when it is that order's. `reference` (either reference) must name the
+ * payment; the currency must be the order's; a paid payment's `final_amount` must equal the
+ * order total (an unpaid one's is not compared). Throws ValidationError for a malformed `expected`.
+ */
+export function paymentMismatches(payment: PaymentFacts, expected: PaymentExpectation): PaymentMismatch[] {
+  const order = parseInput(PaymentExpectationSchema, expected, 'expected');
+  const mismatches: PaymentMismatch[] = [];
+  if (order.reference !== undefined && ![payment.id, payment.session_id, payment.reference].includes(order.reference)) mismatches.push('reference');
+  if (isPaidStatus(payment.status) && payment.final_amount !== order.amount) mismatches.push('amount');
+  if (payment.currency !== order.currency) mismatches.push('currency');
+  return mismatches;
+}
+
+/**
+ * Whether a payment (verify's `session`, or a signed `payment.succeeded` webhook's `data`) pays
+ * this order: a paid status and no mismatch. Release goods only when it is true.
+ */
+export const isPaidFor = (payment: PaymentFacts, expected: PaymentExpectation): boolean =>
+  paymentMismatches(payment, expected).length === 0 && isPaidStatus(payment.status);
+
 export interface VerifyOptions extends RequestOptions {
   /** The order this payment is for; given, a session that is not the order's fully paid one is `mismatch`, never `paid`. */
   expected?: PaymentExpectation;
@@ -216,16 +250,11 @@ export class Payments extends Resource {
       }
       throw error;
     }
-    const paid = isPaidStatus(session.status);
     if (expected) {
-      const mismatches: PaymentMismatch[] = [];
-      if (expected.reference !== undefined && expected.reference !== session.id && expected.reference !== session.reference) mismatches.push('reference');
-      // Before payment final_amount is not yet confirmed: only a paid session's is compared.
-      if (paid && session.final_amount !== expected.amount) mismatches.push('amount');
-      if (session.currency !== expected.currency) mismatches.push('currency');
+      const mismatches = paymentMismatches(session, expected);
       if (mismatches.length > 0) return { outcome: 'mismatch', paid: false, status: session.status, session, mismatches };
     }
-    return paid
+    return isPaidStatus(session.status)
       ? { outcome: 'paid', paid: true, status: session.status, session }
       : { outcome: 'not_paid', paid: false, status: session.status, session };
   }
