@@ -298,6 +298,16 @@ describe.each(MODES)('checkout payments, %s', (_name, start) => {
       expect((await submit(checkout_url, 'nonsense')).status).toBe(400);
     });
 
+    it.each([
+      ['XOF', 5_000, 'XOF 5000'],
+      ['KWD', 12_345, 'KWD 12.345'],
+      ['USD', 1_999, 'USD 19.99'],
+    ])('shows %s %i (smallest unit) with the currency\'s own decimals', async (currency, amount, shown) => {
+      const { checkout_url } = await createPayment(env, current.key, { currency, amount });
+      const html = await (await fetch(checkout_url)).text();
+      expect(html).toContain(shown);
+    });
+
     it('answers 404 for an unknown or expired checkout', async () => {
       const { checkout_url } = await createPayment(env, current.key);
       await env.backend.clock.advance(31 * 60);

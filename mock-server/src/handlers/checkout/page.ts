@@ -43,7 +43,14 @@ button[value=succeed]{background:#0a7c3f;color:#fff;border-color:#0a7c3f}.note{c
   return new HttpResponse(text, { status, headers: HEADERS });
 }
 
-const formatAmount = (s: GatewaySession) => `${s.currency} ${(s.amount / 100).toFixed(2)}`;
+/** Decimals of the currency's smallest unit (ISO 4217: 0 for XOF, 3 for KWD), 2 for a code Intl does not know. */
+const minorDigits = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/** `amount` is in the smallest unit (002): 10000 GHS is GHS 100.00, 5000 XOF is XOF 5000. */
+function formatAmount(s: GatewaySession) {
+  const digits = minorDigits(s.currency);
+  return `${s.currency} ${(s.amount / 10 ** digits).toFixed(digits)}`;
+}
 
 function checkoutForm(session: GatewaySession) {
   return page(
