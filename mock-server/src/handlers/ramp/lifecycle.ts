@@ -130,8 +130,9 @@ export function cancelOrder(ctx: MockContext, order: RampOrderRecord): void {
 
 /**
  * The merchant's confirm call on an off-ramp order: names the wallet the user pays from.
- * With that wallet's USDC already in, the order moves to `crypto_confirmed`; otherwise it
- * stays `crypto_pending` and moves as soon as the payment arrives.
+ * With that wallet's USDC already in (with the memo, or without it: found now), the order
+ * moves to `crypto_confirmed`; otherwise it stays `crypto_pending` and moves as soon as the
+ * payment arrives.
  */
 export function confirmOrder(ctx: MockContext, order: RampOrderRecord, sourceWallet: string): void {
   if (order.type !== 'offramp') throw new HttpError(409, 'INVALID_STATE', 'only off-ramp orders are confirmed');
@@ -142,7 +143,24 @@ export function confirmOrder(ctx: MockContext, order: RampOrderRecord, sourceWal
   }
   order.source_wallet = sourceWallet;
   order.updated_at = iso(ctx.clock.now());
-  if (order.received) acceptCrypto(ctx, order);
+  if (order.received) {
+    acceptCrypto(ctx, order);
+    return;
+  }
+  // USDC this wallet sent to the deposit address without the memo before the call: detected now (see orderBySourceWallet).
+  const sent = [...ctx.store.stellar.payments.values()].find(
+    (p) =>
+      p.direction === 'inbound' &&
+      !p.matched &&
+      p.asset_code === 'USDC' &&
+      p.from === sourceWallet &&
+      p.to === order.deposit?.stellar_address &&
+      p.created_at >= order.created_at,
+  );
+  if (sent) {
+    sent.matched = { kind: 'ramp_order', id: order.id };
+    takePayment(ctx, order, sent);
+  }
 }
 
 function acceptCrypto(ctx: MockContext, order: RampOrderRecord) {
@@ -277,24 +295,47 @@ function onPayout(ctx: MockContext, record: PayoutRecord) {
 }
 
 /**
- * USDC reached a Stellar address. An off-ramp order claims it when it was sent to the
- * order's deposit address with the order's memo. It becomes the order's payment when the
- * order is `crypto_pending`, it is USDC of exactly `crypto_amount`, and it comes from the
- * confirmed `source_wallet` if one was named; anything else with the memo is refunded to the
- * wallet that sent it (after expiry or cancellation, moving the order to `crypto_refunded`).
+ * USDC reached a Stellar address. An off-ramp order claims it when it was sent to the order's
+ * deposit address with the order's memo, or, without that memo, from the wallet a confirm
+ * call named for the order (see orderBySourceWallet). Then takePayment decides what it is.
  */
 function onInboundPayment(ctx: MockContext, payment: StellarPaymentRecord): string | undefined {
-  if (!payment.memo || payment.asset_code !== 'USDC') return undefined;
-  const order = [...ctx.store.ramp.orders.values()].find(
-    (o) => o.deposit?.memo === payment.memo && o.deposit.stellar_address === payment.to,
-  );
+  if (payment.asset_code !== 'USDC') return undefined;
+  const order = orderByMemo(ctx, payment) ?? orderBySourceWallet(ctx, payment);
   if (!order) return undefined;
+  takePayment(ctx, order, payment);
+  return order.id;
+}
+
+function orderByMemo(ctx: MockContext, payment: StellarPaymentRecord): RampOrderRecord | undefined {
+  if (!payment.memo) return undefined;
+  return [...ctx.store.ramp.orders.values()].find((o) => o.deposit?.memo === payment.memo && o.deposit.stellar_address === payment.to);
+}
+
+/**
+ * 001 section 1 names no memo: the user sends USDC to the merchant's address and the confirm
+ * call's source wallet lets the service detect it. So a payment without the order's memo
+ * belongs to the order whose confirmed `source_wallet` sent it to its deposit address: the
+ * one still waiting for its USDC, else the latest that expired or was cancelled (a late payment).
+ */
+function orderBySourceWallet(ctx: MockContext, payment: StellarPaymentRecord): RampOrderRecord | undefined {
+  const sent = [...ctx.store.ramp.orders.values()].filter((o) => o.deposit?.stellar_address === payment.to && o.source_wallet === payment.from);
+  return sent.find((o) => o.status === 'crypto_pending' && !o.received) ?? sent.findLast((o) => can(o, 'late_crypto'));
+}
+
+/**
+ * The order's USDC payment, if the order is `crypto_pending`, it is USDC of exactly
+ * `crypto_amount`, and it comes from the confirmed `source_wallet` if one was named; anything
+ * else is refunded to the wallet that sent it (after expiry or cancellation, moving the order
+ * to `crypto_refunded`).
+ */
+function takePayment(ctx: MockContext, order: RampOrderRecord, payment: StellarPaymentRecord): void {
   beginPaymentEarly(ctx, order);
   if (can(order, 'late_crypto')) {
     const was = order.status;
     move(ctx, order, 'late_crypto');
     refundCrypto(ctx, order, payment, `USDC arrived after the order was ${was}`);
-    return order.id;
+    return;
   }
   const problem =
     order.status !== 'crypto_pending' || order.received
@@ -306,13 +347,12 @@ function onInboundPayment(ctx: MockContext, payment: StellarPaymentRecord): stri
           : undefined;
   if (problem) {
     refundCrypto(ctx, order, payment, problem);
-    return order.id;
+    return;
   }
   order.received = { hash: payment.hash, from: payment.from };
   order.crypto_tx_hash = payment.hash;
   order.updated_at = iso(ctx.clock.now());
   if (order.source_wallet) acceptCrypto(ctx, order);
-  return order.id;
 }
 
 /** A USDC send (on-ramp delivery or a refund) confirmed on the ledger. */
