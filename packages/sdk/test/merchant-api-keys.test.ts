@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../src/clients/merchant.js';
 import { WidgetClient } from '../src/clients/widget.js';
 import { AuthenticationError, NotFoundError, ValidationError } from '../src/index.js';
 import { newMerchant } from './helpers/clients.js';
+import { json, startTestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 describe.each(MODES)('merchant.apiKeys, %s', (_name, start) => {
@@ -70,5 +72,31 @@ describe.each(MODES)('merchant.apiKeys, %s', (_name, start) => {
   it('refuses an id that would reach another path', async () => {
     const { client } = await newMerchant(env);
     await expect(client.apiKeys.revoke('../profile')).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('merchant.apiKeys.revoke against answers 000 does not show (127.0.0.1)', () => {
+  // 000 says only that DELETE revokes the key: a 2xx is the revocation, whatever its body.
+  it('resolves on 204 without a body, on an answer without the key object, and on the key object', async () => {
+    const id = '6f1c2b1e-4b1a-4c53-9a53-3d2f3f1f0a11';
+    const shown = { id, merchant_id: 'm_1', key_type: 'secret', key_prefix: 'sika_secret_abc123', allowed_domains: [], allowed_ips: [], permissions: ['onramp'], rate_limit_rpm: 600, is_active: false, created_at: '2026-11-01T10:00:00Z' };
+    const answers: [number, unknown][] = [
+      [204, undefined],
+      [200, { data: { revoked: true }, meta: { request_id: 'r' } }],
+      [200, { message: 'API key revoked' }],
+      [200, { data: shown, meta: { request_id: 'r' } }],
+    ];
+    for (const [status, body] of answers) {
+      const server = await startTestServer((_req, res) => (body === undefined ? void res.writeHead(status).end() : json(res, status, body)));
+      try {
+        const merchant = new MerchantClient({ baseUrl: server.url, accessToken: 'token' });
+        const revoked = await merchant.apiKeys.revoke(id);
+        expect(revoked).toMatchObject({ id, is_active: false });
+        if (body === answers[3]![1]) expect(revoked).toMatchObject({ key_prefix: 'sika_secret_abc123', permissions: ['onramp'] });
+        expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`DELETE /api/v1/merchant/apikeys/${id}`]);
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

@@ -50,6 +50,14 @@ export const ApiKeyCreatedSchema = responseObject({
 });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 
+/**
+ * What `revoke()` resolves to. 000 shows no answer body for a revocation, only that a 2xx is one:
+ * the key object's fields where the service shows them, and always `id` and `is_active: false`.
+ */
+export type RevokedApiKey = Partial<ApiKey> & { id: string; is_active: false };
+
+const ShownKeySchema = ApiKeySchema.partial();
+
 /** `POST /api/v1/merchant/apikeys`, `DELETE /api/v1/merchant/apikeys/:id`. */
 export class ApiKeys extends Resource {
   /** Creates a key; the answer's `key` is the only time the full key is shown. */
@@ -61,11 +69,13 @@ export class ApiKeys extends Resource {
     });
   }
 
-  /** Revokes a key at once; revoking it again answers the same. */
-  async revoke(id: string, opts?: RequestOptions): Promise<ApiKey> {
-    return this.core.delete(`api/v1/merchant/apikeys/${segment(parseInput(pathSegment, id, 'key id'))}`, {
+  /** Revokes a key at once; revoking it again answers the same. Any 2xx is the revocation, whatever its body. */
+  async revoke(id: string, opts?: RequestOptions): Promise<RevokedApiKey> {
+    const answer = await this.core.delete(`api/v1/merchant/apikeys/${segment(parseInput(pathSegment, id, 'key id'))}`, {
       ...opts,
-      schema: ApiKeySchema,
+      schema: z.unknown(),
     });
+    const shown = ShownKeySchema.safeParse(answer);
+    return { ...(shown.success ? shown.data : {}), id: shown.success && shown.data.id ? shown.data.id : id, is_active: false };
   }
 }
