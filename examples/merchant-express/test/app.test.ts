@@ -33,7 +33,7 @@ const orderEvent = (orderId: string) =>
   // Spacing and key order on purpose: these bytes are not what JSON.stringify would write.
   `{ "order_id": "${orderId}",  "event": "order.completed", "type": "onramp",
      "fiat_amount": "100.00", "fiat_currency": "GHS", "crypto_amount": "6.31", "crypto_currency": "USDC",
-     "destination_address": null, "timestamp": "2026-01-01T00:00:00Z" }`;
+     "destination_address": null, "timestamp": "${new Date().toISOString()}" }`;
 
 describe('the page and the widget endpoint', () => {
   it('puts the public key in the page, and no secret', async () => {

@@ -86,7 +86,7 @@ describe('orders', () => {
 describe('a captured order webhook', () => {
   it('replayed with a fresh timestamp, before and after a restart, is handled once', async () => {
     // Order webhooks sign the body alone: whoever captured one delivery can send it again later.
-    const body = `{"order_id":"ord_replayed","event":"order.completed","type":"onramp","fiat_amount":"100.00","fiat_currency":"GHS","crypto_amount":"6.31","crypto_currency":"USDC","destination_address":null,"timestamp":"2026-01-01T00:00:00Z"}`;
+    const body = `{"order_id":"ord_replayed","event":"order.completed","type":"onramp","fiat_amount":"100.00","fiat_currency":"GHS","crypto_amount":"6.31","crypto_currency":"USDC","destination_address":null,"timestamp":"${new Date().toISOString()}"}`;
     const deliver = async () =>
       json(
         await fetch(`${world.config.publicUrl}/webhooks/sikaramp`, {

@@ -92,7 +92,8 @@ const stellarAccount = (required = false): FieldSpec => ({
   odd: nastyString,
 });
 const amount = (required = false): FieldSpec => ({ required, bad: badAmount, odd: oddAmount });
-const lang: FieldSpec = { bad: fc.oneof(not('string'), fc.constantFrom('english', 'EN', 'e', 'en_GB', '')) };
+// Any RFC 4646 tag is taken (SEP-24), a language the page lacks falling back to en.
+const lang: FieldSpec = { bad: fc.oneof(not('string'), fc.constantFrom('ẽn', 'en-', 'en GB', 'fr--GH', 'abcdefghi', '')) };
 const sixDigits = fc.integer({ min: 0, max: 999_999 }).map((n) => String(n).padStart(6, '0'));
 const otpCode: FieldSpec = { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', '12345', '1234567', 'abcdef', '12 456')), odd: sixDigits };
 const localPhone: FieldSpec = { required: true, bad: fc.oneof(not('string'), fc.constantFrom('', '241234567', '+233241234567', '02412345678', '0241-23456')), odd: nastyString };
@@ -526,7 +527,8 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'DELETE',
     path: (w, id = w.customerId) => `/anchor/customer/${encodeURIComponent(id)}`,
     param: [404],
-    auth: { ...sep10, others: (w) => [[`Bearer ${w.strangerSep10}`, 404]] },
+    // SEP-12 lists 401 for this one; the other anchor endpoints keep SEP-24's 403.
+    auth: { ...sep10, refused: 401, others: (w) => [[`Bearer ${w.strangerSep10}`, 404]] },
     ok: [200],
   },
   { name: 'GET /anchor/info', style: 'sep', method: 'GET', path: () => '/anchor/info', query: { asset_code: { odd: nastyString } }, ok: [200] },

@@ -95,6 +95,8 @@ const anchorAmount = field(
   [nonPositive, huge],
 );
 const lang = optional(pattern(fc.constantFrom('en', 'fr', 'en-GB', 'fr-GH', 'tw'), ['english', 'EN', 'en_GB', 'ẽn', 'fr-GHA']));
+/** The anchor takes any RFC 4646 tag (SEP-24), falling back to en for a language it lacks. */
+const anchorLang = optional(pattern(fc.constantFrom('en', 'fr', 'en-GB', 'fr-GH', 'tw', 'es-419', 'zh-Hant-TW'), ['en_GB', 'ẽn', 'en-', 'en GB', 'abcdefghi']));
 const anchorInteractive = object({
   asset_code: optional(constant('USDC', ['XLM', 'usdc', ''])),
   account: optional(pattern(stellarAddress, ['GABC', 'SBK2VIYYSVG76E7VC3QHYARNFLY2EAQXDHRC7BMXBBGIFG74ARPRMNQM'])),
@@ -105,7 +107,7 @@ const anchorInteractive = object({
   api_key: optional(publicKey),
   user_id: optional(text(100)),
   quote_id: optional(text(100)),
-  lang,
+  lang: anchorLang,
 });
 /** Idempotency keys of at most `max` characters: what a header carries unchanged. */
 const idempotencyKey = (max: number) =>
