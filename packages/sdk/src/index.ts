@@ -17,6 +17,7 @@ export {
   ConnectionError,
   TimeoutError,
   AbortError,
+  ResponseTooLargeError,
   ValidationError,
   ResponseValidationError,
   CredentialError,

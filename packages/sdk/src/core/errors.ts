@@ -189,6 +189,21 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
+/**
+ * The answer was larger than the SDK reads: a misconfigured server, or one that means harm (a
+ * gzip answer of a megabyte that inflates to gigabytes, a body that never ends). The SDK stops
+ * reading at the limit and hangs up. Not retried: the service may have acted on the request.
+ */
+export class ResponseTooLargeError extends SikarampError {
+  override name = 'ResponseTooLargeError';
+  /** The most the SDK reads of one answer, bytes, after decompression. */
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The answer was larger than ${limit} bytes; the SDK stopped reading it`);
+    this.limit = limit;
+  }
+}
+
 /** The caller's AbortSignal fired; nothing more is sent. */
 export class AbortError extends SikarampError {
   override name = 'AbortError';

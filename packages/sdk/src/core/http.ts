@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
@@ -358,6 +358,7 @@ export class HttpCore {
   #failure(error: unknown, signal: AbortSignal | undefined, timer: AbortSignal | undefined, timeoutMs: number, network: boolean): unknown {
     if (signal?.aborted) return new AbortError({ cause: signal.reason });
     if (timer?.aborted) return new TimeoutError(timeoutMs);
+    if (error instanceof ResponseTooLargeError) return error;
     // Keep the root cause (ECONNREFUSED, …), not ky's error, which holds the request and its credential headers.
     if (network) return new ConnectionError(undefined, { cause: error instanceof NetworkError ? error.cause : error });
     return error;

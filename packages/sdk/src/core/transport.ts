@@ -12,6 +12,10 @@
  * kept here, on the whole exchange (the answer is read in full before the Response is made),
  * so that a call pays for no AbortController of its own.
  *
+ * Unlike fetch, an answer is read only up to {@link MAX_RESPONSE_BYTES}, decompressed, on every
+ * path (readText bounds a fetch's answer too): past it the call fails with ResponseTooLargeError
+ * and the connection is closed, so that a gzip bomb or a body that never ends costs no more memory.
+ *
  * A kept-alive connection is closed before the server's `Keep-Alive: timeout` runs out (Node's
  * agent reads the hint), as undici does; a request that meets a closed one anyway fails as a
  * ConnectionError, which the core retries where retrying is safe.
@@ -22,7 +26,7 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Zlib from 'node:zlib';
-import { TimeoutError } from './errors.js';
+import { ResponseTooLargeError, TimeoutError } from './errors.js';
 
 /** Sends one request and resolves its whole answer; rejects with TimeoutError after `timeoutMs`. `init.signal` is the caller's own, if any. */
 export type NodeTransport = (url: string, init: RequestInit, timeoutMs: number) => Promise<Response>;
@@ -45,12 +49,35 @@ const node = nodeModules();
 /** Undefined where Node is not the runtime. */
 export const nodeTransport: NodeTransport | undefined = node && ((url, init, timeoutMs) => nodeFetch(node, url, init, timeoutMs));
 
+/** The most the SDK reads of one answer, bytes, after decompression: 16 MiB, over a hundred times its largest page. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 /** The text of each Response this transport made (UTF-8, a BOM dropped, as `text()` decodes). */
 const texts = new WeakMap<Response, string>();
 const decoder = new TextDecoder();
 
 /** The answer's text: from the transport when it made the Response, else read from its body. */
-export const readText = (response: Response): string | Promise<string> => texts.get(response) ?? response.text();
+export const readText = (response: Response): string | Promise<string> => texts.get(response) ?? readBounded(response);
+
+/** A fetch's answer as text, read no further than MAX_RESPONSE_BYTES (its Content-Length, or the bytes as they come). */
+async function readBounded(response: Response): Promise<string> {
+  const { body } = response;
+  if (!body) return '';
+  const tooLarge = () => {
+    body.cancel().catch(() => undefined);
+    return new ResponseTooLargeError(MAX_RESPONSE_BYTES);
+  };
+  // A compressed answer's length is that of its bytes on the wire, never more than they decode to.
+  if (Number(response.headers.get('content-length')) > MAX_RESPONSE_BYTES) throw tooLarge();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    if ((size += read.value.byteLength) > MAX_RESPONSE_BYTES) throw tooLarge();
+    chunks.push(read.value);
+  }
+  return decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
 
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -70,6 +97,8 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
     const deadline = setTimeout(() => {
       timedOut = true;
       request.destroy();
+      // Settled here, not by an 'error' that a request whose socket is already gone never emits.
+      fail(undefined);
     }, timeoutMs);
     const settle = <T>(done: (value: T) => void) => (value: T) => {
       clearTimeout(deadline);
@@ -82,7 +111,12 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
     // Called through the module, not a copy of `request`: test tools (msw, nock) replace it there.
     const request = (url.startsWith('https:') ? https : http).request(url, { method, headers, signal: signal ?? undefined }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if ((size += chunk.length) <= MAX_RESPONSE_BYTES) return void chunks.push(chunk);
+        reject(new ResponseTooLargeError(MAX_RESPONSE_BYTES));
+        request.destroy();
+      });
       res.on('error', fail);
       res.on('end', () => {
         try {
@@ -97,26 +131,35 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
           texts.set(response, bytes === undefined ? '' : decoder.decode(bytes));
           resolve(response);
         } catch (error) {
-          fail(error);
+          if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') reject(new ResponseTooLargeError(MAX_RESPONSE_BYTES));
+          else fail(error);
         }
       });
     });
     request.on('error', fail);
+    // A 101 nobody asked for: Node hands the socket over and says nothing more about the request.
+    request.on('upgrade', (_res, socket: { destroy(): void }) => {
+      socket.destroy();
+      fail(new Error(`unexpected ${_res.statusCode} ${_res.statusMessage}`));
+    });
     request.end(body);
   });
 }
 
-/** The body as sent, decoded as fetch decodes it. */
+/** Inflating stops past the limit (ERR_BUFFER_TOO_LARGE), never holding more. */
+const bounded = { maxOutputLength: MAX_RESPONSE_BYTES };
+
+/** The body as sent, decoded as fetch decodes it, up to MAX_RESPONSE_BYTES. */
 function decode(zlib: typeof Zlib, encoding: string | undefined, bytes: Buffer): Buffer {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      return zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: MAX_RESPONSE_BYTES });
     case 'deflate':
       // Some servers send raw deflate under this name; the zlib header says which.
-      return (bytes[0]! & 0x0f) === 8 ? zlib.inflateSync(bytes) : zlib.inflateRawSync(bytes);
+      return (bytes[0]! & 0x0f) === 8 ? zlib.inflateSync(bytes, bounded) : zlib.inflateRawSync(bytes, bounded);
     case 'br':
-      return zlib.brotliDecompressSync(bytes);
+      return zlib.brotliDecompressSync(bytes, bounded);
     default:
       return bytes;
   }

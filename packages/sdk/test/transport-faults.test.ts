@@ -1,0 +1,154 @@
+/**
+ * The Node transport (core/transport.ts) against a server that misbehaves at the byte level: a
+ * raw TCP server on 127.0.0.1 writes each answer by hand. Each case must end in the typed error
+ * a fetch-based call would give, promptly, never in a call that hangs or a process that runs
+ * out of memory.
+ */
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { HttpCore } from '../src/core/http.js';
+import { MAX_RESPONSE_BYTES } from '../src/core/transport.js';
+import { ConnectionError, ResponseTooLargeError, TimeoutError } from '../src/index.js';
+
+const Thing = z.looseObject({ id: z.string() });
+const ok = '{"data":{"id":"x1"}}';
+/** A gzip answer of 64 KB that inflates to 4 times the limit. */
+const bomb = gzipSync(Buffer.alloc(4 * MAX_RESPONSE_BYTES, 32));
+
+/** What the server writes for the answer a request names in `x-answer`. */
+const answers: Record<string, (socket: Socket) => void> = {
+  upgrade: (s) => s.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n'),
+  informational: (s) =>
+    s.end(`HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: ${ok.length}\r\nconnection: close\r\n\r\n${ok}`),
+  'byte-by-byte': (s) => {
+    const text = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${ok.length}\r\nconnection: close\r\n\r\n${ok}`;
+    let i = 0;
+    const timer = setInterval(() => (i < text.length ? s.write(text[i++]!) : (clearInterval(timer), s.end())), 0);
+  },
+  'short-of-content-length': (s) => s.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"data":{"id"'),
+  'past-content-length': (s) => s.end(`HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n${ok}`),
+  'chunked-cut': (s) => {
+    s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"dat\r\n');
+    setTimeout(() => s.destroy(), 20);
+  },
+  'not-http': (s) => s.end('NOT HTTP AT ALL\r\n\r\n'),
+  bomb: (s) => {
+    s.write(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${bomb.length}\r\nconnection: close\r\n\r\n`);
+    s.end(bomb);
+  },
+  endless: (s) => {
+    s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+    const chunk = Buffer.alloc(64 * 1024, 32);
+    const more = () => {
+      while (!s.destroyed && s.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`));
+      if (!s.destroyed) s.once('drain', more);
+    };
+    more();
+  },
+};
+
+let server: Server;
+let url: string;
+/** Bytes each answer wrote before the client hung up. */
+const written = new Map<string, number>();
+const sockets = new Set<Socket>();
+beforeAll(async () => {
+  server = createServer((socket) => {
+    sockets.add(socket);
+    let head = '';
+    socket.on('error', () => {});
+    socket.on('data', (data) => {
+      head += data;
+      const answer = /x-answer: ([\w-]+)/i.exec(head)?.[1];
+      if (!head.includes('\r\n\r\n') || !answer) return;
+      head = '';
+      socket.on('close', () => written.set(answer, socket.bytesWritten));
+      answers[answer]!(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const call = (answer: string, timeout = 5_000) =>
+  new HttpCore({ baseUrl: url, maxRetries: 0, timeout, defaultHeaders: { 'x-answer': answer } }).get('x', { schema: Thing });
+
+/** The call's error and how long it took to come, ms. */
+async function failure(answer: string, timeout?: number): Promise<{ error: unknown; ms: number }> {
+  const started = performance.now();
+  const error = await call(answer, timeout).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { error, ms: performance.now() - started };
+}
+
+describe('the Node transport against a misbehaving server', () => {
+  it('fails an unsolicited 101 Switching Protocols at once as a ConnectionError, not a call that never settles', async () => {
+    const { error, ms } = await failure('upgrade', 2_000);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('reads the final answer after 103 Early Hints and 100 Continue', async () => {
+    await expect(call('informational')).resolves.toEqual({ id: 'x1' });
+  });
+
+  it('reads an answer that arrives one byte at a time', async () => {
+    await expect(call('byte-by-byte')).resolves.toEqual({ id: 'x1' });
+  });
+
+  it.each(['short-of-content-length', 'past-content-length', 'chunked-cut', 'not-http'])('fails an answer %s as a ConnectionError at once', async (answer) => {
+    const { error, ms } = await failure(answer);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('refuses a gzip answer that inflates past the limit with ResponseTooLargeError, never holding more than the limit', async () => {
+    const { error } = await failure('bomb');
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limit: MAX_RESPONSE_BYTES });
+    expect((error as Error).message).toContain(`${MAX_RESPONSE_BYTES} bytes`);
+  });
+
+  it('stops reading an answer that never ends once it passes the limit, long before the deadline', async () => {
+    const { error, ms } = await failure('endless', 30_000);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(ms).toBeLessThan(10_000);
+    // The client hung up: the server could not write much more than the limit.
+    await expect.poll(() => written.get('endless')).toBeLessThan(4 * MAX_RESPONSE_BYTES);
+  });
+});
+
+describe('a fetch of the caller\'s own', () => {
+  it.each(['bomb', 'endless'])('is held to the same limit: %s is ResponseTooLargeError', async (answer) => {
+    const core = new HttpCore({ baseUrl: url, maxRetries: 0, timeout: 30_000, fetch: (input, init) => fetch(input, init), defaultHeaders: { 'x-answer': answer } });
+    await expect(core.get('x', { schema: Thing })).rejects.toBeInstanceOf(ResponseTooLargeError);
+  });
+});
+
+describe('TLS', () => {
+  let plain: HttpServer;
+  beforeAll(async () => {
+    plain = createHttpServer((_req, res) => res.end(ok));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => plain.close(() => resolve())));
+
+  it('surfaces a failed handshake (a plain HTTP server at an https: URL) as a ConnectionError with the TLS cause', async () => {
+    const { port } = plain.address() as AddressInfo;
+    const error = await new HttpCore({ baseUrl: `https://127.0.0.1:${port}`, maxRetries: 0 }).get('x', { schema: Thing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const root = ((error as Error).cause as Error).cause as NodeJS.ErrnoException;
+    expect(root.code).toMatch(/^(EPROTO|ERR_SSL_)/);
+  });
+});
