@@ -1,8 +1,10 @@
 /** The dashboard's account calls: profile, KYB, widget config and the webhook settings. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MerchantClient } from '../src/clients/merchant.js';
 import { WidgetClient } from '../src/clients/widget.js';
 import { ConflictError, ValidationError } from '../src/index.js';
 import { newMerchant } from './helpers/clients.js';
+import { json, startTestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 const submission = {
@@ -77,5 +79,29 @@ describe.each(MODES)('merchant account, %s', (_name, start) => {
   it('refuses a webhook URL that is not http(s) before sending', async () => {
     const { client } = await newMerchant(env);
     await expect(client.webhook.set({ url: 'ftp://shop.example.com' })).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('merchant.kyb.submit against answers 000 does not show (127.0.0.1)', () => {
+  // 000: "Bodies and responses of ... KYB submit and KYB status: not shown". A 2xx to the
+  // submission is the submission; the client must not throw after the documents went in.
+  it('resolves as submitted on 204, on a bare message, and keeps what a status body shows', async () => {
+    const documents = [{ type: 'incorporation', url: 'https://docs.example/1.pdf' }];
+    const answers: [number, unknown, Record<string, unknown>][] = [
+      [204, undefined, { status: 'submitted' }],
+      [200, { message: 'KYB submitted for review' }, { status: 'submitted' }],
+      [201, { data: { submitted: true }, meta: { request_id: 'r' } }, { status: 'submitted' }],
+      [200, { data: { status: 'approved', reviewed_at: '2026-11-01T10:00:00Z' } }, { status: 'approved', reviewed_at: '2026-11-01T10:00:00Z' }],
+    ];
+    for (const [status, body, expected] of answers) {
+      const server = await startTestServer((_req, res) => (body === undefined ? void res.writeHead(status).end() : json(res, status, body)));
+      try {
+        const merchant = new MerchantClient({ baseUrl: server.url, accessToken: 'token' });
+        await expect(merchant.kyb.submit({ registration_number: 'CS-1', country: 'GHA', documents })).resolves.toMatchObject(expected);
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

@@ -31,14 +31,25 @@ export const KybStatusSchema = responseObject({
 });
 export type KybStatus = z.infer<typeof KybStatusSchema>;
 
+/** What a submission answers where it shows no status (000 shows no body): the review it started. */
+const SubmittedSchema = z.unknown().transform((answer): KybStatus => {
+  const shown = KybStatusSchema.safeParse(answer);
+  if (shown.success) return shown.data;
+  const fields = KybStatusSchema.partial().safeParse(answer);
+  return { ...(fields.success ? fields.data : {}), status: 'submitted' };
+});
+
 /** `POST /api/v1/merchant/kyb/submit`, `GET /api/v1/merchant/kyb/status`. */
 export class Kyb extends Resource {
-  /** Submits business verification documents for review. */
+  /**
+   * Submits business verification documents for review. Any 2xx is the submission: an answer
+   * without a status (000 shows none) resolves as `{ status: 'submitted' }`.
+   */
   async submit(params: KybSubmitParams, opts?: RequestOptions): Promise<KybStatus> {
     return this.core.post('api/v1/merchant/kyb/submit', {
       ...opts,
       body: parseInput(KybSubmitParamsSchema, params),
-      schema: KybStatusSchema,
+      schema: SubmittedSchema,
     });
   }
 
