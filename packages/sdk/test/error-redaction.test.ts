@@ -2,9 +2,12 @@
  * `SikarampError` keeps its message as given (so that `@sikaramp/sdk/webhooks` carries no
  * redaction code); each error class whose message can hold outside text redacts it itself.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { HttpCore, type ClientOptions } from '../src/core/http.js';
 import { ApiError, ConnectionError, ResponseValidationError, SikarampError, ValidationError, WaitTimeoutError } from '../src/core/errors.js';
 import { WebhookVerificationError } from '../src/webhooks/index.js';
+import { startTestServer, type TestServer } from './helpers/http-server.js';
 
 const KEY = 'sika_secret_0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -27,5 +30,31 @@ describe('errors built from outside text', () => {
     expect(error).toBeInstanceOf(SikarampError);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ name: 'WebhookVerificationError', reason: 'missing_header', message: 'No X-Svc-Signature header' });
+  });
+});
+
+describe('a credential no header can carry', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer((_req, res) => res.end('{}'));
+  });
+  afterAll(() => server.close());
+
+  // An opaque token that no pattern of redact() knows, broken by a line break as a key pasted from two lines is.
+  const token = 'opaque-session-4242-abcd\nsecond-line-9797';
+  it.each<[string, ClientOptions]>([
+    ['node:http', {}],
+    ['node:http with hooks', { hooks: { beforeRequest: () => {} } }],
+    ['a fetch of the caller\'s own', { fetch: (input, init) => fetch(input, init) }],
+  ])('fails as ValidationError naming the header, never its value, and sends nothing (%s)', async (_path, options) => {
+    const core = new HttpCore({ baseUrl: server.url, maxRetries: 2, ...options, auth: { headers: () => ({ 'x-session-token': token }) } });
+    const before = server.requests.length;
+    const error = (await core.get('x', { schema: z.unknown() }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain('x-session-token');
+    let text = '';
+    for (let e: unknown = error; e instanceof Error; e = e.cause) text += `${e.message}${e.stack}`;
+    expect(text).not.toMatch(/opaque-session|second-line/);
+    expect(server.requests.length).toBe(before);
   });
 });

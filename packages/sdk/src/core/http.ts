@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError } from './errors.js';
+import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
@@ -307,7 +307,12 @@ export class HttpCore {
     let sent: HeadersInit = headers;
     let shown: HookRequest | undefined;
     if (hooks?.beforeRequest || hooks?.afterResponse) {
-      shown = { method, url: loggableUrl(url), headers: (sent = new Headers(headers)), attempt };
+      try {
+        sent = new Headers(headers);
+      } catch (error) {
+        throw unsendable(headers) ?? error;
+      }
+      shown = { method, url: loggableUrl(url), headers: sent, attempt };
       await hooks.beforeRequest?.(shown);
     }
 
@@ -334,7 +339,7 @@ export class HttpCore {
       try {
         response = await this.#ky(url, options);
       } catch (error) {
-        throw this.#failure(error, signal, timer?.signal, timeoutMs, error instanceof NetworkError);
+        throw (error instanceof TypeError && unsendable(headers)) || this.#failure(error, signal, timer?.signal, timeoutMs, error instanceof NetworkError);
       }
       let text: string;
       try {
@@ -374,6 +379,22 @@ function logFailure(log: Log, shown: string, error: unknown, attempt: number): v
 }
 
 const abort = (controller: AbortController) => controller.abort();
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What node:http sends as a header value (fetch would also trim blanks around it). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The error of a header that cannot be sent (a line break, a control or non-Latin-1 character:
+ * a key pasted from two lines). fetch's own TypeError quotes the value, which may be a key; this
+ * names only the header. Looked for only once a request failed, so that a call pays nothing for it.
+ */
+function unsendable(headers: Record<string, string>): ValidationError | undefined {
+  const issues = Object.entries(headers)
+    .filter(([name, value]) => !HEADER_NAME.test(name) || !HEADER_VALUE.test(value))
+    .map(([name]) => ({ path: [name], message: 'has a character that cannot be sent in an HTTP header (a line break, a control or non-Latin-1 character)' }));
+  return issues.length > 0 ? new ValidationError(issues, 'headers') : undefined;
+}
 
 /** `url` with the defined values of `query` appended, as ky's `searchParams` would. */
 function withQuery(url: string, query: Query): string {
