@@ -21,7 +21,7 @@ export const KycVerifyParamsSchema = z.strictObject({
   /** `kyc_id` of the initiate answer. */
   kyc_id: text(100),
   /** The code the user received, as typed (the mock's are 6 digits; 001 does not show the service's length). */
-  otp_code: z.string().trim().min(1, 'must be the code the user received').max(20).regex(/^\S+$/, 'must be the code the user received, without blanks'),
+  otp_code: z.string().regex(/^\S{1,20}$/, 'must be the code the user received: 1 to 20 characters without blanks'),
 });
 export type KycVerifyParams = z.input<typeof KycVerifyParamsSchema>;
 
