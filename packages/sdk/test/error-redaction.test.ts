@@ -36,7 +36,7 @@ describe('errors built from outside text', () => {
 describe('a credential no header can carry', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer((_req, res) => res.end('{}'));
+    server = await startTestServer((_req, res) => void res.end('{}'));
   });
   afterAll(() => server.close());
 
