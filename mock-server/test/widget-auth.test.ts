@@ -67,7 +67,7 @@ describe.each(MODES)('widget API keys: rate limit, IPs, revocation, %s', (_name,
   it('takes the address from the connection, never from forwarding headers a caller writes', async () => {
     const outside = await createKey(env, merchant, { key_type: 'secret', allowed_ips: ['203.0.113.7'] });
     for (const forwarded of [
-      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '203.0.113.7' } as Record<string, string>,
       { 'x-forwarded-for': '127.0.0.2, 203.0.113.7' },
       { forwarded: 'for=203.0.113.7' },
       { 'x-real-ip': '203.0.113.7' },
