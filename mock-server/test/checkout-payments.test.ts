@@ -126,9 +126,12 @@ describe.each(MODES)('checkout payments, %s', (_name, start) => {
       ['recipient name missing', { recipient: { email: 'a@example.com' } }, /recipient\.name is required/],
       ['redirect_url relative', { redirect_url: '/return' }, /redirect_url must be an absolute http or https URL/],
       ['meta an array', { meta: ['x'] }, /meta must be an object/],
-    ])('refuses a body with %s with 400 and creates nothing', async (_what, overrides, message) => {
+    ])('refuses a body with %s with 502, the gateway\'s VALIDATION_ERROR inside, and creates nothing', async (_what, overrides, message) => {
+      // 002 section 7: the checkout route's 400s are the JSON, the key and the organization; the
+      // fields are the gateway's to check, and its refusal reaches the merchant as a 502.
       const res = await create(current.key, { body: paymentBody(overrides) });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(502);
+      expect(res.body.message).toMatch(/^failed to create payment session: gateway answered 400 VALIDATION_ERROR: invalid payment request: /);
       expect(res.body.message).toMatch(message);
       expect(env.backend.store.checkout.sessions.size).toBe(0);
       expect(env.backend.store.checkout.transactions.size).toBe(0);

@@ -71,6 +71,8 @@ export interface Endpoint {
   ok: number[];
   /** Refusals an odd value may meet besides 400 (and the credential's). */
   refusals?: number[];
+  /** Status of a refused body field, when it is not 400: 502 where the gateway checks the fields (002 section 7). */
+  fieldRefused?: number;
   /** What the valid request answers in the world, when it is not a success (e.g. a step that needs an OTP first). */
   baseline?: number;
   /** Refusals that count something on purpose (wrong OTP tries): that counter is left out of the comparison. */
@@ -838,6 +840,7 @@ export const ENDPOINTS: Endpoint[] = [
       badHeaders: { 'idempotency-key': fc.oneof(fc.constantFrom('', '  '), longer(128)) },
       body: { valid: () => validPayment, fields: paymentFields },
       ok: [201],
+      ...(path === '/api/v1/developer/payments' ? { fieldRefused: 502 } : {}),
     }),
   ),
   ...(['/api/v1/developer/payments', '/gateway/api/v1/widget/session'] as const).map(

@@ -76,11 +76,15 @@ export const PaymentRequestSchema = z.looseObject({
 
 export type PaymentRequest = z.infer<typeof PaymentRequestSchema>;
 
+/**
+ * The fields are the gateway's to check (002 section 7 lists no 400 for them): a malformed one
+ * is the gateway's 400 VALIDATION_ERROR, which the checkout route answers 502 with that text.
+ */
 function parsePaymentRequest(value: unknown): PaymentRequest {
   const result = PaymentRequestSchema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  throw checkoutError(400, `invalid payment request: ${issue.path.join('.')} ${issue.message}`);
+  throw new GatewayError(400, 'VALIDATION_ERROR', `invalid payment request: ${issue.path.join('.')} ${issue.message}`);
 }
 
 /** Creates a payment; `surface` picks the credential rules, the attribution and how gateway failures surface. */
@@ -88,7 +92,12 @@ export async function createPayment(ctx: MockContext, request: Request, surface:
   const auth = surface === 'checkout' ? await requireCheckoutKey(ctx, request) : { key: await requireGatewayKey(ctx, request) };
   const idempotencyKey = readIdempotencyKey(request);
   const body = await readJsonObject(request);
-  const input = parsePaymentRequest(body);
+  let input: PaymentRequest;
+  try {
+    input = parsePaymentRequest(body);
+  } catch (error) {
+    throw error instanceof GatewayError ? surfaceError(surface, 'failed to create payment session', error) : error;
+  }
   const organizationId = attributedOrganization(ctx, surface, auth.key);
   // The checkout API writes the reserved keys from the key; the gateway keeps meta as sent.
   const meta = 'organization' in auth ? { ...input.meta, ...reservedMeta(auth.key, auth.organization) } : { ...input.meta };

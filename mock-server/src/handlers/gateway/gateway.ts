@@ -24,7 +24,7 @@ export const GATEWAY_RETRY_AFTER_SECONDS = 30;
 export class GatewayError extends Error {
   constructor(
     readonly status: number,
-    readonly code: 'BAD_GATEWAY' | 'RATE_LIMITED' | 'NOT_FOUND',
+    readonly code: 'BAD_GATEWAY' | 'RATE_LIMITED' | 'NOT_FOUND' | 'VALIDATION_ERROR',
     readonly text: string,
   ) {
     super(`${status} ${code}: ${text}`);
