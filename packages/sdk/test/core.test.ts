@@ -198,14 +198,18 @@ describe('retries', () => {
     expect(gap).toBeLessThan(2_000);
   });
 
-  it('uses its own backoff when Retry-After is a minute or more, and reports retryAfter', async () => {
-    server = await startTestServer((_req, res) => json(res, 429, errorEnvelope('RATE_LIMITED', 'slow down'), { 'retry-after': '120' }));
-    const error = await core({ maxRetries: 1 }).get('thing', { schema: Thing }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).retryAfter).toBe(120);
-    const gap = server.requests[1]!.at - server.requests[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(350);
-    expect(gap).toBeLessThan(1_000);
+  it.each([
+    ['429 with Retry-After: 120', 429, { 'retry-after': '120' }],
+    ['503 with an HTTP date ten minutes away', 503, { 'retry-after': new Date(Date.now() + 600_000).toUTCString() }],
+    ['429 with retry-after-ms: 60000', 429, { 'retry-after-ms': '60000' }],
+  ])('does not ask again sooner than a %s says: it throws at once, and reports retryAfter', async (_name, status, headers) => {
+    server = await startTestServer((_req, res) => json(res, status, errorEnvelope('RATE_LIMITED', 'slow down'), headers));
+    const started = performance.now();
+    const error = await core({ maxRetries: 2 }).get('thing', { schema: Thing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(status === 429 ? RateLimitError : InternalServerError);
+    if (status === 429) expect((error as RateLimitError).retryAfter).toBeGreaterThanOrEqual(60);
+    expect(server.requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('backs off 0.5 s doubling to at most 8 s, with at most 25 % jitter', () => {

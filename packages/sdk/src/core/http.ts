@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
-import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep } from './retry.js';
+import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep, waitsTooLong } from './retry.js';
 import { parseResponse } from './schema.js';
 import { nodeTransport, readText } from './transport.js';
 import { clientHeader } from './version.js';
@@ -268,8 +268,8 @@ export class HttpCore {
         continue;
       }
       const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
-      // A conflict is never retried unchanged, whatever status carried it.
-      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError) {
+      // A conflict is never retried unchanged, whatever status carried it; nor is an answer that asks for a minute's wait or more sooner.
+      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError || waitsTooLong(response.headers)) {
         if (log) logFailure(log, shown!, error, attempt);
         throw error;
       }

@@ -1,7 +1,8 @@
 /**
  * The one retry policy of the SDK. A request is repeated only where repeating is safe: a GET,
  * or a request that carries an idempotency key (the service recognises the repeat). It is
- * repeated on connection errors and timeouts, on 429, and on 502/503/504.
+ * repeated on connection errors and timeouts, on 429, and on 502/503/504, unless the answer's
+ * `Retry-After` asks for a minute or more: that is left to the caller (`RateLimitError.retryAfter`).
  */
 import { AbortError, retryAfterSeconds } from './errors.js';
 
@@ -11,7 +12,7 @@ export const DEFAULT_MAX_RETRIES = 2;
 const INITIAL_DELAY_SECONDS = 0.5;
 /** Longest backoff delay, seconds. */
 const MAX_DELAY_SECONDS = 8;
-/** A `Retry-After` shorter than this, seconds, is honoured as given; a longer one falls back to the backoff. */
+/** A `Retry-After` shorter than this, seconds, is honoured as given; at a longer one the call throws rather than wait or ask sooner. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
@@ -24,6 +25,12 @@ export function isSafeToRetry(method: string, idempotencyKey: string | undefined
 /** Whether an answer with this status is worth another attempt. */
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
+}
+
+/** Whether the answer's `Retry-After` asks for a longer wait than a retry inside one call may take. */
+export function waitsTooLong(headers: Headers): boolean {
+  const retryAfter = retryAfterSeconds(headers);
+  return retryAfter !== undefined && retryAfter >= MAX_RETRY_AFTER_SECONDS;
 }
 
 /**
