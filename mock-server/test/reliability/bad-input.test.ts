@@ -116,6 +116,11 @@ function cases(e: Endpoint, w: World): fc.Arbitrary<Case> {
           fc.tuple(valid(w), fc.constantFrom('text/plain', 'application/xml', 'image/png')).map(([b, t]) => rawBody(`content-type ${t}`, [400], stringify(b), t)),
           valid(w).map((b) => rawBody('form-urlencoded', 'any', formText(b), 'application/x-www-form-urlencoded')),
         );
+      } else if (e.body.jsonOnly) {
+        arbs.push(
+          valid(w).map((b) => rawBody('form-urlencoded body', [415], formText(b), 'application/x-www-form-urlencoded')),
+          fc.tuple(valid(w), fc.constantFrom('text/plain', 'application/xml')).map(([b, t]) => rawBody(`content-type ${t}`, [415], stringify(b), t)),
+        );
       } else {
         arbs.push(
           valid(w).map((b) => rawBody('form-urlencoded body', optional ? 'any' : [400], formText(b), 'application/x-www-form-urlencoded')),

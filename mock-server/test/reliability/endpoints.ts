@@ -63,6 +63,8 @@ export interface Endpoint {
     forms?: boolean;
     /** The body is a form (the hosted checkout page), not JSON. */
     form?: boolean;
+    /** A body sent as anything but `application/json` is 415 (the ramp API, 001 section 4). */
+    jsonOnly?: boolean;
   };
   query?: Record<string, QuerySpec>;
   /** Status of a refused query value (400, or 404 for a page's token). */
@@ -748,6 +750,7 @@ export const ENDPOINTS: Endpoint[] = [
     body: {
       valid: () => fc.record({ first_name: fc.constant('Kwame'), last_name: fc.constant('Mensah'), phone: fc.constantFrom('0241234567', '0501234567'), provider_name: fc.constantFrom('mtn', 'MTN MoMo', 'Telecel Cash', 'airteltigo') }),
       fields: { first_name: text(100), last_name: text(100), phone: localPhone, provider_name: provider },
+      jsonOnly: true,
     },
     ok: [201],
   },
@@ -760,6 +763,7 @@ export const ENDPOINTS: Endpoint[] = [
     body: {
       valid: (w) => fc.record({ kyc_id: fc.constant(w.ramp.pendingKycId), otp_code: sixDigits }),
       fields: { kyc_id: { required: true, bad: fc.oneof(not('string'), fc.constant(''), longer(100)), odd: unknownId }, otp_code: otpCode },
+      jsonOnly: true,
     },
     ok: [200],
     refusals: [404, 422, 429],
@@ -794,6 +798,7 @@ export const ENDPOINTS: Endpoint[] = [
         'user.phone': localPhone,
         'user.network': provider,
       },
+      jsonOnly: true,
     },
     ok: [201],
     refusals: [409, 422],
@@ -814,7 +819,7 @@ export const ENDPOINTS: Endpoint[] = [
     path: (w, id = w.ramp.offramp) => `/api/v1/ramp/orders/${encodeURIComponent(id)}/confirm`,
     param: [404],
     auth: secretKey('authorization'),
-    body: { valid: () => fc.constant({ source_wallet: WALLET.publicKey() }), fields: { source_wallet: stellarAccount(true) } },
+    body: { valid: () => fc.constant({ source_wallet: WALLET.publicKey() }), fields: { source_wallet: stellarAccount(true) }, jsonOnly: true },
     ok: [200],
     refusals: [409, 422],
   },

@@ -67,6 +67,8 @@ const CODES: Record<number, string[]> = {
   403: ['FORBIDDEN', 'KYC_NOT_APPROVED', 'RAMP_NOT_ENABLED'],
   404: ['NOT_FOUND'],
   409: ['DUPLICATE_ORDER', 'INVALID_STATE'],
+  // The ramp API's body not sent as application/json (001 section 4).
+  415: ['VALIDATION_ERROR'],
   // VALIDATION_ERROR is 400 only; a well-formed code or wallet that does not fit is one of our 422 codes.
   422: ['PHONE_NOT_VERIFIED', 'QUOTE_EXPIRED', 'AMOUNT_OUT_OF_RANGE', 'INVALID_OTP', 'OTP_EXPIRED', 'SOURCE_WALLET_MISMATCH'],
   429: ['RATE_LIMITED'],
