@@ -21,10 +21,15 @@ function pretendJsdom(): void {
   g.window = globalThis;
   g.document = { nodeType: 9, defaultView: globalThis };
 }
+/** What a browser's Web Worker has, and Node, Deno, Bun and edge runtimes lack: no window, no document, but importScripts. */
+function pretendWebWorker(): void {
+  (globalThis as { importScripts?: unknown }).importScripts = () => {};
+}
 afterEach(() => {
-  const g = globalThis as { window?: unknown; document?: unknown };
+  const g = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
   delete g.window;
   delete g.document;
+  delete g.importScripts;
 });
 
 describe('secret credentials in a browser-like environment', () => {
@@ -64,6 +69,16 @@ describe('secret credentials in a browser-like environment', () => {
     const checkout = new CheckoutClient({ baseUrl: env.origin, apiKey: checkoutKey, dangerouslyAllowBrowser: true });
     await expect(checkout.payments.create(payment())).resolves.toMatchObject({ outcome: 'created', status: 201 });
     expect(() => new RampClient({ baseUrl: env.origin, secretKey, dangerouslyAllowBrowser: true })).not.toThrow();
+  });
+
+  it('are refused in a Web Worker too, whose code the page ships to every visitor as well', async () => {
+    const { secretKey } = await newWidget(env);
+    const { key } = await newCheckout(env);
+    pretendWebWorker();
+    expect(() => new WidgetClient({ baseUrl: env.origin, secretKey })).toThrow(CredentialError);
+    expect(() => new RampClient({ baseUrl: env.origin, secretKey })).toThrow(CredentialError);
+    expect(() => new CheckoutClient({ baseUrl: env.origin, apiKey: key })).toThrow(CredentialError);
+    expect(() => new WidgetClient({ baseUrl: env.origin, secretKey, dangerouslyAllowBrowser: true })).not.toThrow();
   });
 
   it('only true opts out: a truthy string does not', async () => {

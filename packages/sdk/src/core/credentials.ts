@@ -1,10 +1,14 @@
 /** Guards around credentials: where a secret may be used, and what kind of key was given. */
 import { CredentialError } from './errors.js';
 
-/** True where a page could be running: a `window` or a `document` exists. */
+/**
+ * True where a page could be running: a `window` or a `document` exists, or `importScripts`,
+ * which a browser's Web Workers have (their code is shipped to every visitor too) and Node,
+ * Deno, Bun and edge runtimes do not.
+ */
 export function isBrowserLike(): boolean {
-  const g = globalThis as { window?: unknown; document?: unknown };
-  return typeof g.window !== 'undefined' || typeof g.document !== 'undefined';
+  const g = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
+  return typeof g.window !== 'undefined' || typeof g.document !== 'undefined' || typeof g.importScripts === 'function';
 }
 
 /**
@@ -16,7 +20,7 @@ export function assertServerSide(what: string, dangerouslyAllowBrowser?: boolean
   if (dangerouslyAllowBrowser === true) return;
   if (isBrowserLike()) {
     throw new CredentialError(
-      `${what} must stay on your server: it was given in a browser-like environment (window or document exists). ` +
+      `${what} must stay on your server: it was given in a browser-like environment (window, document or a Web Worker's importScripts exists). ` +
         'Use a public key with <ramp-widget> in the page, and call this client from your backend. ' +
         'In backend tests under jsdom or happy-dom, pass dangerouslyAllowBrowser: true.',
     );
