@@ -37,6 +37,10 @@ const credentials = fc.oneof(
     .tuple(hex(48), fc.constantFrom('?', '&'))
     .map(([token, sep]) => ({ form: 'interactive token', text: `http://127.0.0.1:4010/interactive${sep === '?' ? '' : '?lang=en'}${sep}token=${token}`, secret: token })),
   hex(40).map((token) => ({ form: 'bearer value', text: `Bearer ${token}`, secret: token })),
+  // A session token in a URL under any name that says so, in its query or its fragment (an OAuth-style return).
+  fc
+    .tuple(hex(40), fc.constantFrom('?', '&', '#'), fc.constantFrom('sessionToken', 'session_token', 'access_token', 'id_token', 'code', 'auth', 'password', 'jwt', 'apiKey'))
+    .map(([token, sep, name]) => ({ form: 'token in a URL', text: `https://merchant.example/return${sep === '&' ? '?lang=en' : ''}${sep}${name}=${token}`, secret: token })),
 );
 
 /** Text around the credential, ending and starting at a separator, as it appears in messages and JSON. */
@@ -53,6 +57,7 @@ function views(error: unknown): string[] {
     JSON.stringify(e),
     JSON.stringify(e.body ?? null),
     e.headers instanceof Headers ? JSON.stringify([...e.headers]) : '',
+    String(e.location),
     inspect(e.cause, { depth: null, showHidden: true }),
   ];
 }
@@ -74,7 +79,8 @@ beforeAll(async () => {
       'content-type': 'application/json',
       'x-echo-key': header,
       'set-cookie': `session=${header}`,
-      location: `https://elsewhere.example/cb?token=${header}&key=${header}`,
+      // The credential in the path too (where it has no blank): RedirectError keeps the path as `location`.
+      location: `https://elsewhere.example/cb${header.includes(' ') ? '' : `/${header}`}?token=${header}&key=${header}`,
       'www-authenticate': `Bearer realm="x", error="${header}"`,
     });
     res.end(status === 200 ? JSON.stringify({ data: { id: 7, echo: text } }) : body);
@@ -129,7 +135,7 @@ describe('credentials in errors (property)', () => {
   it('redact() masks each form anywhere in a log line, glued to other text too', () => {
     fc.assert(
       fc.property(credentials, fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (cred, pre, post) => {
-        const glued = cred.form === 'interactive token' || cred.form === 'bearer value' ? `${pre} ${cred.text} ${post}` : `${pre}${cred.text} ${post}`;
+        const glued = cred.form === 'interactive token' || cred.form === 'bearer value' || cred.form === 'token in a URL' ? `${pre} ${cred.text} ${post}` : `${pre}${cred.text} ${post}`;
         expect(redact(glued)).not.toContain(cred.secret);
       }),
       { numRuns: 500 },

@@ -26,8 +26,9 @@ const CREDENTIAL_PATTERNS: RegExp[] = [
   /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
   // Bearer credentials: RFC 6750's token characters, so that two in one text are both masked.
   /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
-  // Tokens and keys in a query string, such as the interactive page's `?token=`.
-  /([?&](?:token|access_token|session_token|api_key|apikey|key|secret|signature)=)[^&#\s"'<>]+/gi,
+  // Tokens and keys in a URL's query or fragment, under any name that says so (as log.ts masks them):
+  // the interactive page's `?token=`, a `sessionToken`, an OAuth-style `#access_token=` or `?code=`.
+  /([?&#;][\w.-]*?(?:token|key|secret|signature|password|jwt|seed|auth|code)[\w.-]*=)[^&#\s"'<>]+/gi,
 ];
 
 /** Masks anything credential-shaped in a text meant for an error message or a log line. */
@@ -113,7 +114,9 @@ export class RedirectError extends ApiError {
   readonly location: string | undefined;
   constructor(status: number, body: unknown, headers: Headers) {
     super(status, body, headers);
-    this.location = withoutQuery(headers.get('location'));
+    const location = withoutQuery(headers.get('location'));
+    // Its path can hold a credential too (`/session/eyJ…`).
+    this.location = location && redact(location);
     this.message = redact(
       `${status}: redirect not followed${this.location ? ` (to ${this.location})` : ''}: the SDK never sends credentials to another address. Check the client's baseUrl.`,
     );
