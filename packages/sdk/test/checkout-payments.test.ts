@@ -187,9 +187,12 @@ describe('checkout.payments.create against a gateway that reports the conflict a
   let client: CheckoutClient;
   const upstream409 = 'failed to create payment session: gateway answered 409 CONFLICT: idempotency key already used with a different body';
   const unavailable = 'failed to create payment session: gateway answered 503 UNAVAILABLE: try later';
+  // A field the SDK lets through and the gateway refuses (its rules may be stricter than the SDK's).
+  const upstream400 = 'failed to create payment session: gateway answered 400 VALIDATION_ERROR: invalid payment request: amount must be at most 100000';
   beforeAll(async () => {
     server = await startTestServer((req, res) => {
-      const text = JSON.parse(req.body).amount === 409 ? upstream409 : unavailable;
+      const { amount } = JSON.parse(req.body);
+      const text = amount === 409 ? upstream409 : amount === 400_000 ? upstream400 : unavailable;
       res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: text, message: text }));
     });
     client = new CheckoutClient({ baseUrl: server.url, apiKey: 'sika_checkout_test' });
@@ -201,6 +204,13 @@ describe('checkout.payments.create against a gateway that reports the conflict a
     const error = await client.payments.create(payment({ amount: 409 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ status: 502, message: `502: ${upstream409}` });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('surfaces a 502 embedding the gateway\'s 400 VALIDATION_ERROR as BadRequestError, sent once', async () => {
+    const error = await client.payments.create(payment({ amount: 400_000 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 502, message: `502: ${upstream400}` });
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { assertServerSide } from '../core/credentials.js';
-import { ApiError, ConflictError, CredentialError } from '../core/errors.js';
+import { ApiError, BadRequestError, ConflictError, CredentialError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
 import { Payments } from '../resources/checkout/payments.js';
 import { CheckoutTransactions } from '../resources/checkout/transactions.js';
@@ -18,14 +18,20 @@ export interface CheckoutClientOptions extends ClientOptions {
 
 /** An upstream 409 embedded in a 502's text: the gateway's idempotency conflict, as one statement of 002 reports it. */
 const UPSTREAM_CONFLICT = /\b409\b/;
+/** The gateway's refusal of a field, embedded in a 502's text (002 section 7): the same body fails again. */
+const UPSTREAM_INVALID = /\b400 VALIDATION_ERROR\b/;
 
 /**
  * Checkout answers carry no code: the status is the contract. A 409, and a 502 whose text
- * embeds the gateway's 409, are one ConflictError (same key, another body), never retried.
+ * embeds the gateway's 409, are one ConflictError (same key, another body); a 502 whose text
+ * embeds the gateway's 400 VALIDATION_ERROR is a BadRequestError. Neither is retried.
  */
 function checkoutError(status: number, body: unknown, headers: Headers): ApiError {
   const error = ApiError.from(status, body, headers);
-  if (status === 502 && UPSTREAM_CONFLICT.test(error.message.replace(/^502:\s*/, ''))) return new ConflictError(status, body, headers);
+  if (status !== 502) return error;
+  const text = error.message.replace(/^502:\s*/, '');
+  if (UPSTREAM_INVALID.test(text)) return new BadRequestError(status, body, headers);
+  if (UPSTREAM_CONFLICT.test(text)) return new ConflictError(status, body, headers);
   return error;
 }
 

@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
+import { AbortError, ApiError, BadRequestError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep, waitsTooLong } from './retry.js';
@@ -268,8 +268,10 @@ export class HttpCore {
         continue;
       }
       const error = (this.#config.errorFrom ?? ApiError.from)(response.status, body, response.headers);
-      // A conflict is never retried unchanged, whatever status carried it; nor is an answer that asks for a minute's wait or more sooner.
-      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || error instanceof ConflictError || waitsTooLong(response.headers)) {
+      // A conflict or a refused body is never retried unchanged, whatever status carried it (checkout embeds the
+      // gateway's 409 and 400 in a 502); nor is an answer that asks for a minute's wait or more sooner.
+      const unchanged = error instanceof ConflictError || error instanceof BadRequestError;
+      if (!retryable || retry >= maxRetries || !isRetryableStatus(response.status) || unchanged || waitsTooLong(response.headers)) {
         if (log) logFailure(log, shown!, error, attempt);
         throw error;
       }
