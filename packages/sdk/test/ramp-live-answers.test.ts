@@ -66,6 +66,15 @@ describe('RampClient reads what 001 lets the live service answer', () => {
     expect((order as Record<string, unknown>).merchant_stellar_address).toBe(WALLET);
   });
 
+  it("keeps the usable members of an object field, so an off-ramp's address survives a memo of another form", async () => {
+    const path = `/api/v1/ramp/orders/${REFERENCE}`;
+    const data = { status: 'crypto_pending', deposit: { stellar_address: WALLET, memo: 4242, memo_type: 'id' }, fees: { platform_fee: 'n/a', total: '1.50' } };
+    answers.set(`GET ${path}`, { status: 200, body: envelope(data) });
+    const order = await ramp.orders.get(REFERENCE);
+    expect(order.deposit).toEqual({ stellar_address: WALLET, memo_type: 'id' });
+    expect(order.fees).toEqual({ total: 1.5 });
+  });
+
   it('looks up an order whose answer carries only the fields of 001 section 2, and names its reference', async () => {
     const path = `/api/v1/ramp/orders/${REFERENCE}`;
     answers.set(`GET ${path}`, { status: 200, body: envelope({ status: 'completed', crypto_tx_hash: 'a'.repeat(64), completed_at: '2026-11-25T05:00:00Z' }) });
