@@ -34,6 +34,9 @@ const answers: Record<string, (socket: Socket) => void> = {
     s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"dat\r\n');
     setTimeout(() => s.destroy(), 20);
   },
+  ...Object.fromEntries(
+    ['gzip', 'deflate', 'br'].map((encoding) => [`empty-${encoding}`, (s: Socket) => s.end(`HTTP/1.1 200 OK\r\ncontent-encoding: ${encoding}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)]),
+  ),
   'not-http': (s) => s.end('NOT HTTP AT ALL\r\n\r\n'),
   bomb: (s) => {
     s.write(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${bomb.length}\r\nconnection: close\r\n\r\n`);
@@ -104,6 +107,11 @@ describe('the Node transport against a misbehaving server', () => {
 
   it('reads an answer that arrives one byte at a time', async () => {
     await expect(call('byte-by-byte')).resolves.toEqual({ id: 'x1' });
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('reads an empty answer labelled %s as no body, as fetch does', async (encoding) => {
+    const core = new HttpCore({ baseUrl: url, maxRetries: 0, defaultHeaders: { 'x-answer': `empty-${encoding}` } });
+    await expect(core.delete('x', { schema: z.undefined(), unwrap: false })).resolves.toBeUndefined();
   });
 
   it.each(['short-of-content-length', 'past-content-length', 'chunked-cut', 'not-http'])('fails an answer %s as a ConnectionError at once', async (answer) => {

@@ -151,6 +151,8 @@ const bounded = { maxOutputLength: MAX_RESPONSE_BYTES };
 
 /** The body as sent, decoded as fetch decodes it, up to MAX_RESPONSE_BYTES. */
 function decode(zlib: typeof Zlib, encoding: string | undefined, bytes: Buffer): Buffer {
+  // An empty body labelled deflate or br is no body to fetch; zlib would call it a truncated stream.
+  if (bytes.length === 0) return bytes;
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
