@@ -6,12 +6,12 @@
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HttpCore } from '../src/core/http.js';
 import { MAX_RESPONSE_BYTES } from '../src/core/transport.js';
-import { ConnectionError, ResponseTooLargeError, TimeoutError } from '../src/index.js';
+import { ApiError, ConnectionError, ResponseTooLargeError, TimeoutError } from '../src/index.js';
 
 const Thing = z.looseObject({ id: z.string() });
 const ok = '{"data":{"id":"x1"}}';
@@ -37,6 +37,13 @@ const answers: Record<string, (socket: Socket) => void> = {
   ...Object.fromEntries(
     ['gzip', 'deflate', 'br'].map((encoding) => [`empty-${encoding}`, (s: Socket) => s.end(`HTTP/1.1 200 OK\r\ncontent-encoding: ${encoding}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`)]),
   ),
+  stacked: (s) => {
+    // Gzipped, then brotli'd: `Content-Encoding` lists them in the order they were applied.
+    const body = brotliCompressSync(gzipSync(ok));
+    s.write(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip, br\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+    s.end(body);
+  },
+  'status-999': (s) => s.end('HTTP/1.1 999 Request denied\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}'),
   'not-http': (s) => s.end('NOT HTTP AT ALL\r\n\r\n'),
   bomb: (s) => {
     s.write(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${bomb.length}\r\nconnection: close\r\n\r\n`);
@@ -57,6 +64,8 @@ let server: Server;
 let url: string;
 /** Bytes each answer wrote before the client hung up. */
 const written = new Map<string, number>();
+/** How many times each answer was asked for. */
+const served = new Map<string, number>();
 const sockets = new Set<Socket>();
 beforeAll(async () => {
   server = createServer((socket) => {
@@ -68,6 +77,7 @@ beforeAll(async () => {
       const answer = /x-answer: ([\w-]+)/i.exec(head)?.[1];
       if (!head.includes('\r\n\r\n') || !answer) return;
       head = '';
+      served.set(answer, (served.get(answer) ?? 0) + 1);
       socket.on('close', () => written.set(answer, socket.bytesWritten));
       answers[answer]!(socket);
     });
@@ -112,6 +122,17 @@ describe('the Node transport against a misbehaving server', () => {
   it.each(['gzip', 'deflate', 'br'])('reads an empty answer labelled %s as no body, as fetch does', async (encoding) => {
     const core = new HttpCore({ baseUrl: url, maxRetries: 0, defaultHeaders: { 'x-answer': `empty-${encoding}` } });
     await expect(core.delete('x', { schema: z.undefined(), unwrap: false })).resolves.toBeUndefined();
+  });
+
+  it('reads an answer encoded twice (gzip, then br), as fetch does', async () => {
+    await expect(call('stacked')).resolves.toEqual({ id: 'x1' });
+  });
+
+  it('gives a status past 599 (999, as some firewalls answer) as the ApiError fetch would give, unretried', async () => {
+    const error = await new HttpCore({ baseUrl: url, maxRetries: 2, defaultHeaders: { 'x-answer': 'status-999' } }).get('x', { schema: Thing }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 999 });
+    expect(served.get('status-999')).toBe(1);
   });
 
   it.each(['short-of-content-length', 'past-content-length', 'chunked-cut', 'not-http'])('fails an answer %s as a ConnectionError at once', async (answer) => {

@@ -127,7 +127,9 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
           const bytes = NULL_BODY.has(status) ? undefined : decode(zlib, res.headers['content-encoding'], chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
           // The Response carries status and headers; its text goes beside it (readText), read whole already:
           // a body stream that the SDK would only drain at once was most of a Response's cost.
-          const response = new Response(null, { status, statusText: res.statusMessage, headers: answer });
+          const response = new Response(null, { status: status > 599 ? 599 : status, statusText: res.statusMessage, headers: answer });
+          // Response refuses a status past 599 that fetch still gives (999, as some firewalls answer): the status as sent, never ok.
+          if (status > 599) Object.defineProperties(response, { status: { value: status }, ok: { value: false } });
           texts.set(response, bytes === undefined ? '' : decoder.decode(bytes));
           resolve(response);
         } catch (error) {
@@ -152,8 +154,14 @@ const bounded = { maxOutputLength: MAX_RESPONSE_BYTES };
 /** The body as sent, decoded as fetch decodes it, up to MAX_RESPONSE_BYTES. */
 function decode(zlib: typeof Zlib, encoding: string | undefined, bytes: Buffer): Buffer {
   // An empty body labelled deflate or br is no body to fetch; zlib would call it a truncated stream.
-  if (bytes.length === 0) return bytes;
-  switch (encoding?.trim().toLowerCase()) {
+  if (bytes.length === 0 || !encoding) return bytes;
+  // Codings are listed in the order they were applied (`gzip, br`): undone last first.
+  if (encoding.includes(',')) return encoding.split(',').reduceRight((body, coding) => decodeOne(zlib, coding, body), bytes);
+  return decodeOne(zlib, encoding, bytes);
+}
+
+function decodeOne(zlib: typeof Zlib, encoding: string, bytes: Buffer): Buffer {
+  switch (encoding.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
       return zlib.gunzipSync(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: MAX_RESPONSE_BYTES });
