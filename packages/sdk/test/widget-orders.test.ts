@@ -124,6 +124,12 @@ describe('widget.orders input', () => {
       expect((error as ValidationError).issues[0]!.path.join('.')).toBe(path);
     }
     await expect(widget.orders.create({ session, transaction_id: 'tx', provider: 'mtn', phone: PHONE }, { idempotencyKey: ' spaced ' })).rejects.toBeInstanceOf(ValidationError);
+    // 000 section 5: the order creation's X-Idempotency-Key is "a unique UUID".
+    for (const idempotencyKey of ['order-42', `${crypto.randomUUID()}x`, crypto.randomUUID().replace(/-/g, '')]) {
+      const error = await widget.orders.create({ session, transaction_id: 'tx', provider: 'mtn', phone: PHONE }, { idempotencyKey }).catch((e: unknown) => e);
+      expect(error, idempotencyKey).toBeInstanceOf(ValidationError);
+      expect((error as Error).message).toMatch(/idempotencyKey: must be a UUID/);
+    }
     expect(sent).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { headerValue, MAX_FIAT_AMOUNT, parseInput, responseObject, text } from '
 import { AnchorTransactionSchema } from '../anchor/sep24.js';
 import { OrderSchema } from '../merchant/orders.js';
 
-/** Longest `X-Idempotency-Key` the service accepts, characters (our choice, as the mock server's). */
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** 000 section 5: the order creation's `X-Idempotency-Key` is "a unique UUID" (any version, either case). */
+const IdempotencyKeySchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID, e.g. crypto.randomUUID()');
 
 export const WidgetOrderCreateParamsSchema = z.strictObject({
   /** The customer's widget session (`widget.sessions.create()`), sent as `X-Session-Id` and `X-Session-Token`. */
@@ -37,7 +37,7 @@ export type WidgetOrder = z.infer<typeof WidgetOrderSchema>;
 export class WidgetOrders extends Resource {
   /**
    * Confirms the order of an interactive transaction with the customer's session, as the
-   * interactive page does. Sent with an `X-Idempotency-Key`, generated when you give none,
+   * interactive page does. Sent with an `X-Idempotency-Key` (a UUID), generated when you give none,
    * so a retry never orders twice: a key already used answers 409 `DUPLICATE_ORDER`
    * (ConflictError), which after a dropped connection means the first attempt made the order
    * (find it with `merchant.orders.list()`). 422 `PHONE_NOT_VERIFIED`, 422 `QUOTE_EXPIRED`
@@ -46,7 +46,7 @@ export class WidgetOrders extends Resource {
   async create(params: WidgetOrderCreateParams, opts: IdempotentRequestOptions = {}): Promise<WidgetOrder> {
     const { session, ...body } = parseInput(WidgetOrderCreateParamsSchema, params);
     const { idempotencyKey: given, headers, ...request } = opts;
-    const idempotencyKey = given === undefined ? newIdempotencyKey() : parseInput(headerValue(MAX_IDEMPOTENCY_KEY_LENGTH), given, 'idempotencyKey');
+    const idempotencyKey = given === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, given, 'idempotencyKey');
     return this.core.post('api/v1/widget/orders', {
       ...request,
       headers: { ...headers, 'X-Session-Id': session.session_id, 'X-Session-Token': session.session_token },
