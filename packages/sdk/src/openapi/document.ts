@@ -37,6 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'The credentials may not do this (domain, IP, permission, KYC, or a missing SEP-10 token at the anchor).',
   404: 'Not found, or not reachable with these credentials.',
   409: 'Conflicts with the current state or an earlier request (idempotency key).',
+  415: 'The body was not sent as application/json: nothing changed.',
   422: 'Understood but refused (phone not verified, quote expired, amount out of range, wrong code).',
   429: 'Too many requests: wait as Retry-After says.',
   500: 'The service failed.',
