@@ -69,6 +69,23 @@ describe.each(MODES)('merchant API keys, %s', (_name, start) => {
     expect((await call(env, 'GET', '/api/v1/widget/config', { headers: { 'x-api-key': key } })).status).toBe(200);
   });
 
+  it('refuses a domain no browser sends as Origin, saying how the browser writes it, and a wildcard', async () => {
+    // A key stored with such a domain would match no page: refused at once, with the fix.
+    const before = snapshot(env.backend.store);
+    for (const [domain, hint] of [
+      ['https://Kofi.Example', 'write it as https://kofi.example'],
+      ['https://kofi.example/', 'write it as https://kofi.example'],
+      ['https://kofi.example:443', 'write it as https://kofi.example'],
+      ['https://bücher.example', 'write it as https://xn--bcher-kva.example'],
+      ['https://*.example.com', 'wildcards'],
+    ] as const) {
+      const res = await call(env, 'POST', '/api/v1/merchant/apikeys', { headers: merchant.auth, body: { key_type: 'public', domains: [domain] } });
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.message, domain).toContain(hint);
+    }
+    expect(snapshot(env.backend.store)).toEqual(before);
+  });
+
   it('refuses an invalid key body with VALIDATION_ERROR and creates nothing', async () => {
     const before = snapshot(env.backend.store);
     for (const body of [

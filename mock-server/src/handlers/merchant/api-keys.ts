@@ -11,13 +11,18 @@ import { apiKeyView, createApiKey } from '../../merchants.js';
 /** Largest `rate_limit_rpm` a merchant may set: what the service gives a new key. */
 export const MAX_RATE_LIMIT_RPM = 600;
 
-const isOrigin = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-  } catch {
-    return false;
+/**
+ * A domain is an origin exactly as a browser writes it in `Origin` (matching is exact): anything
+ * else would match no page, so it is refused, saying how to write it where that is clear.
+ */
+const originIssue = (value: string): string | undefined => {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    return 'must be an origin such as https://shop.example.com (scheme, host and port, no path)';
   }
+  if (url.hostname.includes('*')) return 'wildcards are not supported: list each origin';
+  if (url.origin !== value) return `must be the origin as a browser sends it: write it as ${url.origin}`;
+  return undefined;
 };
 
 const unique = <T>(values: T[]) => [...new Set(values)];
@@ -30,7 +35,12 @@ const unique = <T>(values: T[]) => [...new Set(values)];
 export const ApiKeyCreateSchema = z.object({
   key_type: z.enum(['public', 'secret']),
   domains: z
-    .array(z.string().refine(isOrigin, 'must be an origin such as https://shop.example.com (scheme, host and port, no path)'))
+    .array(
+      z.string().check((ctx) => {
+        const message = originIssue(ctx.value);
+        if (message) ctx.issues.push({ code: 'custom', message, input: ctx.value });
+      }),
+    )
     .max(50)
     .transform(unique)
     .optional(),
