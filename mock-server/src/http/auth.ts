@@ -120,9 +120,9 @@ export interface RequireKeyOptions {
 
 /**
  * Authenticates an API key: unknown or revoked 401 UNAUTHORIZED; wrong type 403 FORBIDDEN;
- * a secret key in `X-API-Key` from a browser 403 FORBIDDEN; a public key from an origin outside `allowed_domains` 403 FORBIDDEN; a secret key from an
- * address outside `allowed_ips` 403 FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED (unless
- * `perKeyLimit` is false).
+ * a secret key in `X-API-Key` from a browser 403 FORBIDDEN; a public key from an origin
+ * outside `allowed_domains` 403 FORBIDDEN; a key from an address outside `allowed_ips` 403
+ * FORBIDDEN; above `rate_limit_rpm` 429 RATE_LIMITED (unless `perKeyLimit` is false).
  */
 export async function requireKey(ctx: MockContext, request: Request, opts: RequireKeyOptions): Promise<KeyAuth> {
   const text = opts.from === 'bearer' ? bearer(request) : request.headers.get('x-api-key')?.trim();
