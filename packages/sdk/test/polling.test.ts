@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { AnchorClient, WatchTransactionOptions } from '../src/anchor/index.js';
-import { WaitTimeoutError, type RequestOptions, type WaitOptions, type WaitResult } from '../src/index.js';
+import { poll } from '../src/core/poll.js';
+import { AbortError, ValidationError, WaitTimeoutError, type RequestOptions, type WaitOptions, type WaitResult } from '../src/index.js';
 import type { AnchorTransaction, AnchorTransfers } from '../src/resources/anchor/sep24.js';
 import type { RampOrder, RampOrders, RampOrderStatus, WaitForOrderOptions } from '../src/resources/ramp/orders.js';
 import type { Customer, Customers, CustomerStatus, WaitForCustomerOptions } from '../src/resources/widget/customers.js';
@@ -45,6 +46,37 @@ describe('polling helpers', () => {
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect(error).toMatchObject({ lastStatus: 'PROCESSING' });
     expect(sleeps).toEqual([20_000, 20_000, 10_000]);
+  });
+
+  it.each([
+    ['interval 0', { interval: 0, maxDuration: 1 }],
+    ['interval -5', { interval: -5, maxDuration: 1 }],
+    ['interval NaN', { interval: Number.NaN, maxDuration: 1 }],
+    ['maxDuration NaN', { interval: 0.02, maxDuration: Number.NaN }],
+  ])('refuses %s with ValidationError, rather than asking the service without a pause or without an end', async (_name, options) => {
+    const { widget } = await newWidget(env);
+    const { id } = await widget.customers.create(customerInput('Processing'));
+    const started = performance.now();
+    const error = await widget.customers.waitForCustomer(id, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(performance.now() - started).toBeLessThan(500);
+  }, 5_000);
+
+  it('does not look again at once when asked to wait longer than a timer holds (24.8 days)', async () => {
+    let looks = 0;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const waiting = poll({
+      fetch: async () => (looks++, 'PENDING'),
+      status: (value) => value,
+      isFinal: () => false,
+      succeeded: () => false,
+      interval: () => 30 * 24 * 3600,
+      defaultMaxDuration: Number.POSITIVE_INFINITY,
+      signal: controller.signal,
+    });
+    await expect(waiting).rejects.toBeInstanceOf(AbortError);
+    expect(looks).toBe(1);
   });
 
   it('waitForOrder takes interval as the other two do, in place of its per-status table', async () => {

@@ -3,7 +3,7 @@
  * per status, a maximum duration, an AbortSignal, and backing off when rate limited. Every
  * `waitFor…` helper takes `WaitOptions` and resolves with a `WaitResult`.
  */
-import { RateLimitError, WaitTimeoutError } from './errors.js';
+import { RateLimitError, ValidationError, WaitTimeoutError } from './errors.js';
 import { sleep } from './retry.js';
 
 /** Options of every `waitFor…` helper. */
@@ -59,9 +59,13 @@ export interface PollSpec<T, S extends string> extends Omit<WaitOptions<T>, 'int
   defaultMaxDuration: number;
 }
 
+const invalid = (name: string, message: string) => new ValidationError([{ path: [name], message }], 'wait options');
+
 /** Fetches until `isFinal`, and resolves with the final value. */
 export async function poll<T, S extends string>(spec: PollSpec<T, S>): Promise<WaitResult<T, S>> {
   const maxDuration = spec.maxDuration ?? spec.defaultMaxDuration;
+  // NaN would never reach the deadline, and a wait of 0 or NaN would ask again at once: a loop that only a 429 slows.
+  if (typeof maxDuration !== 'number' || !(maxDuration >= 0)) throw invalid('maxDuration', 'must be a number of seconds, at least 0');
   const clock = spec.clock ?? realClock;
   const deadline = clock.now() + maxDuration * 1000;
   let last: string | undefined;
@@ -76,6 +80,7 @@ export async function poll<T, S extends string>(spec: PollSpec<T, S>): Promise<W
       last = status;
       if (spec.isFinal(status)) return { succeeded: spec.succeeded(status), status, value };
       wait = spec.interval(status);
+      if (typeof wait !== 'number' || !(wait > 0)) throw invalid('interval', 'must be a number of seconds above 0');
     } catch (error) {
       // The core already retried; past that, slow down instead of failing the whole wait.
       if (!(error instanceof RateLimitError)) throw error;

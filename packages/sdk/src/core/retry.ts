@@ -45,7 +45,10 @@ export function retryDelayMs(retry: number, headers?: Headers, random = Math.ran
   return backoff * (1 - random() * 0.25) * 1000;
 }
 
-/** Waits `ms`, or rejects with AbortError as soon as the signal fires. */
+/** The longest delay a timer holds (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Waits `ms` (at most about 24.8 days), or rejects with AbortError as soon as the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortError({ cause: signal.reason }));
@@ -53,10 +56,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(new AbortError({ cause: signal?.reason }));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
