@@ -249,6 +249,32 @@ describe('retries', () => {
 });
 
 describe('timeouts and aborts', () => {
+  it.each<[string, Partial<CoreConfig>]>([
+    ['maxRetries NaN', { maxRetries: Number.NaN }],
+    ['maxRetries Infinity', { maxRetries: Number.POSITIVE_INFINITY }],
+    ['maxRetries -1', { maxRetries: -1 }],
+    ['maxRetries 1.5', { maxRetries: 1.5 }],
+    ['timeout NaN', { timeout: Number.NaN }],
+    ['timeout 0', { timeout: 0 }],
+    ['timeout -5', { timeout: -5 }],
+  ])('refuses %s with ValidationError, on the client and on a call, sending nothing', async (_name, option) => {
+    server = await startTestServer((_req, res) => json(res, 503, {}));
+    expect(() => core(option)).toThrow(ValidationError);
+    // NaN retries never reached their limit: a 503 was asked again every 8 s, for ever.
+    await expect(core().get('thing', { schema: Thing, ...option })).rejects.toBeInstanceOf(ValidationError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('takes timeout Infinity (or past the 24.8 days a timer holds) as no deadline, not as one already passed', async () => {
+    server = await startTestServer(async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      json(res, 200, envelope({ id: 'a', count: 1 }));
+    });
+    await expect(core({ timeout: Number.POSITIVE_INFINITY }).get('thing', { schema: Thing })).resolves.toEqual({ id: 'a', count: 1 });
+    await expect(core().get('thing', { schema: Thing, timeout: 2 ** 32 })).resolves.toEqual({ id: 'a', count: 1 });
+    await expect(core({ fetch: (input, init) => fetch(input, init), timeout: Number.POSITIVE_INFINITY }).get('thing', { schema: Thing })).resolves.toEqual({ id: 'a', count: 1 });
+  });
+
   it('times out an attempt that gets no answer', async () => {
     server = await startTestServer(() => {});
     const started = performance.now();

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { AbortError, ApiError, BadRequestError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
-import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, retryDelayMs, sleep, waitsTooLong } from './retry.js';
+import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, MAX_TIMER_MS, retryDelayMs, sleep, waitsTooLong } from './retry.js';
 import { parseResponse } from './schema.js';
 import { nodeTransport, readText } from './transport.js';
 import { clientHeader } from './version.js';
@@ -158,6 +158,7 @@ export class HttpCore {
   readonly #baseHeaders: Record<string, string>;
 
   constructor(config: CoreConfig) {
+    checkLimits(config);
     this.#config = config;
     this.#log = createLog(config.logger, config.logLevel);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -217,6 +218,7 @@ export class HttpCore {
 
   /** Sends a call with the retry policy and returns the raw answer; non-2xx becomes ApiError. */
   async send(method: string, path: string, call: Omit<Call<z.ZodType>, 'schema'>): Promise<Received> {
+    if (call.maxRetries !== undefined || call.timeout !== undefined) checkLimits(call);
     const sink = call.report ?? this.#sink;
     const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const retryable = isSafeToRetry(method, call.idempotencyKey);
@@ -318,7 +320,8 @@ export class HttpCore {
       await hooks.beforeRequest?.(shown);
     }
 
-    const timeoutMs = call.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
+    // Longer than a timer holds (Infinity: no deadline) would fire at once.
+    const timeoutMs = Math.min(call.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     const own = config.fetch;
     // On Node without a fetch of the caller's own, node:http (core/transport.ts) keeps the
     // deadline and gets the caller's signal; a fetch gets one signal for both, so that the
@@ -381,6 +384,17 @@ function logFailure(log: Log, shown: string, error: unknown, attempt: number): v
 }
 
 const abort = (controller: AbortController) => controller.abort();
+
+/**
+ * Refuses a `maxRetries` that is not a whole number of at least 0 (NaN never reached its limit:
+ * a 503 was asked again for ever) and a `timeout` not above 0 (NaN and 0 timed every call out at once).
+ */
+function checkLimits({ maxRetries, timeout }: { maxRetries?: number; timeout?: number }): void {
+  const issues = [];
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) issues.push({ path: ['maxRetries'], message: 'must be a whole number, at least 0' });
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) issues.push({ path: ['timeout'], message: 'must be a number of ms above 0 (Infinity for none)' });
+  if (issues.length > 0) throw new ValidationError(issues, 'options');
+}
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What node:http sends as a header value (fetch would also trim blanks around it). */

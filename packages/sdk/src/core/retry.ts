@@ -46,7 +46,7 @@ export function retryDelayMs(retry: number, headers?: Headers, random = Math.ran
 }
 
 /** The longest delay a timer holds (about 24.8 days); a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Waits `ms` (at most about 24.8 days), or rejects with AbortError as soon as the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
