@@ -249,7 +249,7 @@ describe('retries', () => {
 });
 
 describe('timeouts and aborts', () => {
-  it.each<[string, Partial<CoreConfig>]>([
+  it.each<[string, { maxRetries?: number; timeout?: number }]>([
     ['maxRetries NaN', { maxRetries: Number.NaN }],
     ['maxRetries Infinity', { maxRetries: Number.POSITIVE_INFINITY }],
     ['maxRetries -1', { maxRetries: -1 }],
