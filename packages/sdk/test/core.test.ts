@@ -385,6 +385,25 @@ describe('inputs and credentials', () => {
     }
   });
 
+  it('refuses a baseUrl holding a user name and password with CredentialError that shows neither (fetch refused it on every call, quoting it)', () => {
+    const error = (() => {
+      try {
+        new HttpCore({ baseUrl: 'https://merchant:hunter2-staging@api.example/v1' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(CredentialError);
+    expect(`${error!.message}${error!.stack}${inspect(error)}`).not.toMatch(/hunter2|merchant:/);
+  });
+
+  it.each([['not a URL', 'api.example/v1'], ['ftp:', 'ftp://api.example/'], ['file:', 'file:///etc/passwd'], ['missing', undefined]])(
+    'refuses a baseUrl that is %s with ValidationError',
+    (_name, baseUrl) => {
+      expect(() => new HttpCore({ baseUrl: baseUrl as string })).toThrow(ValidationError);
+    },
+  );
+
   it('refuses a public key where a secret key is needed, without echoing it', () => {
     const key = 'sika_public_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
     expect(() => assertSecretKey(key, 'secretKey')).toThrow('secretKey must be a secret key; a public key was given');

@@ -37,6 +37,10 @@ const credentials = fc.oneof(
     .tuple(hex(48), fc.constantFrom('?', '&'))
     .map(([token, sep]) => ({ form: 'interactive token', text: `http://127.0.0.1:4010/interactive${sep === '?' ? '' : '?lang=en'}${sep}token=${token}`, secret: token })),
   hex(40).map((token) => ({ form: 'bearer value', text: `Bearer ${token}`, secret: token })),
+  // A password in a URL's user information, as an upstream's address quoted in a 502 can carry.
+  fc
+    .tuple(fc.stringMatching(/^[a-z]{1,12}$/), hex(24))
+    .map(([user, password]) => ({ form: 'password in a URL', text: `https://${user}:${password}@upstream.example/api`, secret: password })),
   // A session token in a URL under any name that says so, in its query or its fragment (an OAuth-style return).
   fc
     .tuple(hex(40), fc.constantFrom('?', '&', '#'), fc.constantFrom('sessionToken', 'session_token', 'access_token', 'id_token', 'code', 'auth', 'password', 'jwt', 'apiKey'))
@@ -135,7 +139,7 @@ describe('credentials in errors (property)', () => {
   it('redact() masks each form anywhere in a log line, glued to other text too', () => {
     fc.assert(
       fc.property(credentials, fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (cred, pre, post) => {
-        const glued = cred.form === 'interactive token' || cred.form === 'bearer value' || cred.form === 'token in a URL' ? `${pre} ${cred.text} ${post}` : `${pre}${cred.text} ${post}`;
+        const glued = cred.form === 'interactive token' || cred.form === 'bearer value' || cred.form === 'token in a URL' || cred.form === 'password in a URL' ? `${pre} ${cred.text} ${post}` : `${pre}${cred.text} ${post}`;
         expect(redact(glued)).not.toContain(cred.secret);
       }),
       { numRuns: 500 },

@@ -26,6 +26,8 @@ const CREDENTIAL_PATTERNS: RegExp[] = [
   /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
   // Bearer credentials: RFC 6750's token characters, so that two in one text are both masked.
   /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
+  // A password in a URL's user information (`https://user:password@host`).
+  /(\/\/[^/?#\s:@]*:)[^/?#\s@]+(?=@)/g,
   // Tokens and keys in a URL's query or fragment, under any name that says so (as log.ts masks them):
   // the interactive page's `?token=`, a `sessionToken`, an OAuth-style `#access_token=` or `?code=`.
   /([?&#;][\w.-]*?(?:token|key|secret|signature|password|jwt|seed|auth|code)[\w.-]*=)[^&#\s"'<>]+/gi,

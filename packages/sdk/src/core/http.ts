@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, BadRequestError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
+import { AbortError, ApiError, CredentialError, BadRequestError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, MAX_TIMER_MS, retryDelayMs, sleep, waitsTooLong } from './retry.js';
@@ -158,6 +158,7 @@ export class HttpCore {
   readonly #baseHeaders: Record<string, string>;
 
   constructor(config: CoreConfig) {
+    checkBaseUrl(config.baseUrl);
     checkLimits(config);
     this.#config = config;
     this.#log = createLog(config.logger, config.logLevel);
@@ -384,6 +385,25 @@ function logFailure(log: Log, shown: string, error: unknown, attempt: number): v
 }
 
 const abort = (controller: AbortController) => controller.abort();
+
+/**
+ * Refuses a base URL that is no absolute http(s) URL, and one with a user name or password:
+ * fetch refuses such a URL on every call with a TypeError that quotes it, and logs would show it.
+ */
+function checkBaseUrl(baseUrl: unknown): void {
+  let url: URL | undefined;
+  try {
+    url = typeof baseUrl === 'string' ? new URL(baseUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new ValidationError([{ path: ['baseUrl'], message: 'must be an absolute http or https URL' }], 'options');
+  }
+  if (url.username || url.password) {
+    throw new CredentialError('baseUrl must not hold a user name or password: fetch refuses such a URL. Send credentials with the client options or defaultHeaders.');
+  }
+}
 
 /**
  * Refuses a `maxRetries` that is not a whole number of at least 0 (NaN never reached its limit:
