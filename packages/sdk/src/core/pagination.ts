@@ -9,7 +9,7 @@
  * ```
  */
 
-import { SikarampError } from './errors.js';
+import { ResponseValidationError, SikarampError } from './errors.js';
 
 /** One page as the service sends it: items, the cursor of the next page, and whether one follows. */
 export interface CursorPageBody<T> {
@@ -29,12 +29,15 @@ export class CursorPage<T> implements AsyncIterable<T> {
   /** Whether another page follows. */
   readonly has_more: boolean;
   readonly #fetch: PageFetcher<T>;
+  /** The cursor this page was fetched with; undefined for the first page. */
+  readonly #cursor: string | undefined;
 
-  constructor(body: CursorPageBody<T>, fetch: PageFetcher<T>) {
+  constructor(body: CursorPageBody<T>, fetch: PageFetcher<T>, cursor?: string) {
     this.data = body.data;
     this.next_cursor = body.next_cursor;
     this.has_more = body.has_more;
     this.#fetch = fetch;
+    this.#cursor = cursor;
   }
 
   hasNextPage(): boolean {
@@ -44,17 +47,26 @@ export class CursorPage<T> implements AsyncIterable<T> {
   /** Fetches the page after this one; throws when there is none (check hasNextPage()). */
   async getNextPage(): Promise<CursorPage<T>> {
     if (!this.hasNextPage()) throw new SikarampError('There is no next page: check hasNextPage() first');
-    return new CursorPage(await this.#fetch(this.next_cursor!), this.#fetch);
+    if (this.next_cursor === this.#cursor) throw this.#repeated();
+    return new CursorPage(await this.#fetch(this.next_cursor!), this.#fetch, this.next_cursor!);
   }
 
-  /** This page and every page after it. */
+  /** This page and every page after it; a cursor met twice ends the walk with ResponseValidationError rather than loop for ever. */
   async *iterPages(): AsyncGenerator<CursorPage<T>> {
     let page: CursorPage<T> = this;
+    const walked = new Set<string>();
     yield page;
     while (page.hasNextPage()) {
+      if (walked.has(page.next_cursor!)) throw page.#repeated();
+      walked.add(page.next_cursor!);
       page = await page.getNextPage();
       yield page;
     }
+  }
+
+  #repeated(): ResponseValidationError {
+    const body = { data: this.data, next_cursor: this.next_cursor, has_more: this.has_more };
+    return new ResponseValidationError([{ path: ['next_cursor'], message: 'names a page already read: stopped rather than read it again' }], body, new Headers());
   }
 
   /** Every item of this page and of every page after it. */
