@@ -3,6 +3,7 @@
  * before it expires, and shares one in-flight renewal between concurrent calls. The store is
  * pluggable, so that several processes can share one token (Redis, a database).
  */
+import { AbortError } from './errors.js';
 
 /** A token and when it stops being valid. */
 export interface StoredToken {
@@ -70,23 +71,28 @@ export class TokenCache {
     return this.renew(signal);
   }
 
-  /** Obtains a fresh token, joining a renewal already under way (in this process, and in others when the store has `lock`). */
+  /**
+   * Obtains a fresh token, joining a renewal already under way (in this process, and in others
+   * when the store has `lock`). A caller's signal ends only its own wait: the renewal is shared, so
+   * that one caller giving up does not fail the others that joined it (it still finishes and is cached).
+   */
   renew(signal?: AbortSignal): Promise<string> {
-    this.#inFlight ??= this.#renew(signal).finally(() => {
+    if (signal?.aborted) return Promise.reject(new AbortError({ cause: signal.reason }));
+    this.#inFlight ??= this.#renew().finally(() => {
       this.#inFlight = undefined;
     });
-    return this.#inFlight;
+    return signal ? untilAborted(this.#inFlight, signal) : this.#inFlight;
   }
 
-  async #renew(signal?: AbortSignal): Promise<string> {
+  async #renew(): Promise<string> {
     const { key } = this.#options;
     const replaced = this.#last;
-    const release = await this.#store.lock?.(key, signal);
+    const release = await this.#store.lock?.(key);
     try {
       // Another process may have renewed while this one waited for the lock.
       const cached = release && (await this.#store.get(key));
       if (cached && cached.token !== replaced && this.#usable(cached)) return (this.#last = cached.token);
-      const fresh = await this.#options.obtain(signal);
+      const fresh = await this.#options.obtain();
       await this.#store.set(key, fresh);
       return (this.#last = fresh.token);
     } finally {
@@ -103,6 +109,15 @@ export class TokenCache {
   async clear(): Promise<void> {
     await this.#store.delete(this.#options.key);
   }
+}
+
+/** `promise`, or AbortError as soon as `signal` fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new AbortError({ cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The `exp` claim of a JWT, ms since the epoch; undefined when the token is not a readable JWT. */
