@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   AbortError,
@@ -20,7 +20,7 @@ import {
   ValidationError,
 } from '../src/core/errors.js';
 import { assertSecretKey, assertServerSide } from '../src/core/credentials.js';
-import { HttpCore, type CoreConfig } from '../src/core/http.js';
+import { HttpCore, type CoreConfig, type IdempotentRequestOptions, type RequestOptions } from '../src/core/http.js';
 import { retryDelayMs } from '../src/core/retry.js';
 import { parseInput } from '../src/core/schema.js';
 import { envelope, errorEnvelope, json, startTestServer, type TestServer } from './helpers/http-server.js';
@@ -403,6 +403,12 @@ describe('inputs and credentials', () => {
       expect(() => new HttpCore({ baseUrl: baseUrl as string })).toThrow(ValidationError);
     },
   );
+
+  it('does not let an idempotency key reach, as a type, a call whose service ignores it (the SDK would repeat it, trusting the key)', () => {
+    // Options of a create call, reused for a confirm: `kyc.initiate(params, opts)` must not compile.
+    expectTypeOf<IdempotentRequestOptions>().not.toExtend<RequestOptions>();
+    expectTypeOf<Omit<IdempotentRequestOptions, 'idempotencyKey'>>().toExtend<RequestOptions>();
+  });
 
   it('refuses a public key where a secret key is needed, without echoing it', () => {
     const key = 'sika_public_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';

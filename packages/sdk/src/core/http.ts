@@ -95,10 +95,15 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * Not taken here: only calls whose service de-duplicates a repeat take one ({@link IdempotentRequestOptions}).
+   * Elsewhere the service would ignore it, while the SDK, trusting it, would repeat a request that could act twice.
+   */
+  idempotencyKey?: undefined;
 }
 
 /** Options of a call that creates something, where an idempotency key makes a retry safe. */
-export interface IdempotentRequestOptions extends RequestOptions {
+export interface IdempotentRequestOptions extends Omit<RequestOptions, 'idempotencyKey'> {
   /** Identifies this piece of work; the service answers a repeat without doing it twice. Generated when the client requires one. */
   idempotencyKey?: string;
 }
