@@ -275,6 +275,24 @@ describe('timeouts and aborts', () => {
     await expect(core({ fetch: (input, init) => fetch(input, init), timeout: Number.POSITIVE_INFINITY }).get('thing', { schema: Thing })).resolves.toEqual({ id: 'a', count: 1 });
   });
 
+  it('keeps the deadline and the caller\'s signal with a fetch of one\'s own that drops the signal, while waiting for the answer and while reading it', async () => {
+    server = await startTestServer((req, res) => {
+      if (req.url === '/no-answer') return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":');
+    });
+    // An instrumentation wrapper that builds its own init and leaves the signal out.
+    const dropping: typeof fetch = (input, init) => fetch((input as Request).url, { method: init?.method, headers: init?.headers, body: init?.body });
+    for (const path of ['no-answer', 'slow-body']) {
+      const started = performance.now();
+      await expect(core({ fetch: dropping, timeout: 200, maxRetries: 0 }).get(path, { schema: Thing })).rejects.toBeInstanceOf(TimeoutError);
+      expect(performance.now() - started).toBeLessThan(1_500);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      await expect(core({ fetch: dropping, timeout: 5_000, maxRetries: 0 }).get(path, { schema: Thing, signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    }
+  });
+
   it('times out an attempt that gets no answer', async () => {
     server = await startTestServer(() => {});
     const started = performance.now();

@@ -344,17 +344,20 @@ export class HttpCore {
     const options: Options = own
       ? { method, headers: sent, body, signal: init.signal, fetch: (request) => own(request, init) }
       : { method, fetch: direct ? () => direct(url, init, timeoutMs) : () => globalThis.fetch(url, init) };
+    // A fetch of the caller's own may drop the signal (a wrapper that builds its own init): the
+    // deadline and the caller's abort end the call all the same, waiting for the answer or reading it.
+    const ended = own && endedBy(init.signal!);
     const started = shown && performance.now();
     try {
       let response: Response;
       try {
-        response = await this.#ky(url, options);
+        response = await (ended ? Promise.race([this.#ky(url, options), ended]) : this.#ky(url, options));
       } catch (error) {
         throw (error instanceof TypeError && unsendable(headers)) || this.#failure(error, signal, timer?.signal, timeoutMs, error instanceof NetworkError);
       }
       let text: string;
       try {
-        text = await readText(response);
+        text = await (ended ? Promise.race([readText(response), ended]) : readText(response));
       } catch (error) {
         // The connection dropped while the answer was being read.
         throw this.#failure(error, signal, timer?.signal, timeoutMs, true);
@@ -390,6 +393,14 @@ function logFailure(log: Log, shown: string, error: unknown, attempt: number): v
 }
 
 const abort = (controller: AbortController) => controller.abort();
+
+/** Rejects when `signal` fires; raced against a fetch that may not listen to it. */
+function endedBy(signal: AbortSignal): Promise<never> {
+  const ended = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  // Handled by the race, or by nobody when the call ends first.
+  ended.catch(() => undefined);
+  return ended;
+}
 
 /**
  * Refuses a base URL that is no absolute http(s) URL, and one with a user name or password:
