@@ -136,6 +136,17 @@ describe('credentials in errors (property)', () => {
     );
   });
 
+  it.each([
+    ['a query name that never ends', `?${'key'.repeat(70_000)}`],
+    ['a fragment of names', `#${'token.'.repeat(35_000)}`],
+    ['user information that never ends', `//${'a:'.repeat(100_000)}`],
+    ['a JWT that never ends', `eyJ${'a'.repeat(100_000)}.${'b'.repeat(100_000)}`],
+  ])('redact() stays linear on hostile text an answer can carry (%s, about 200 KB)', (_name, text) => {
+    const started = performance.now();
+    redact(text);
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
   it('redact() masks each form anywhere in a log line, glued to other text too', () => {
     fc.assert(
       fc.property(credentials, fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (cred, pre, post) => {

@@ -28,10 +28,16 @@ const CREDENTIAL_PATTERNS: RegExp[] = [
   /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi,
   // A password in a URL's user information (`https://user:password@host`).
   /(\/\/[^/?#\s:@]*:)[^/?#\s@]+(?=@)/g,
-  // Tokens and keys in a URL's query or fragment, under any name that says so (as log.ts masks them):
-  // the interactive page's `?token=`, a `sessionToken`, an OAuth-style `#access_token=` or `?code=`.
-  /([?&#;][\w.-]*?(?:token|key|secret|signature|password|jwt|seed|auth|code)[\w.-]*=)[^&#\s"'<>]+/gi,
 ];
+
+/**
+ * A parameter of a URL's query or fragment; its value is masked when its name says it is secret
+ * (as log.ts masks them): the interactive page's `?token=`, a `sessionToken`, an OAuth-style
+ * `#access_token=` or `?code=`. The name is read by a second, anchored test: one pattern for both
+ * backtracked over every long run of name characters, quadratic on a hostile answer.
+ */
+const URL_PARAMETER = /([?&#;][\w.-]{1,64}=)[^&#\s"'<>]+/g;
+const SECRET_NAME = /token|key|secret|signature|password|jwt|seed|auth|code/i;
 
 /** Masks anything credential-shaped in a text meant for an error message or a log line. */
 export function redact(text: string): string {
@@ -39,7 +45,7 @@ export function redact(text: string): string {
   for (const pattern of CREDENTIAL_PATTERNS) {
     out = out.replace(pattern, (match, kept?: unknown) => (typeof kept === 'string' ? `${kept}[redacted]` : '[redacted]'));
   }
-  return out;
+  return out.replace(URL_PARAMETER, (match, name: string) => (SECRET_NAME.test(name) ? `${name}[redacted]` : match));
 }
 
 /** Headers whose whole value is a credential, in a request or an answer. */
