@@ -5,7 +5,7 @@
  */
 import ky, { NetworkError, type KyInstance, type Options } from 'ky';
 import type { z } from 'zod';
-import { AbortError, ApiError, CredentialError, BadRequestError, ConflictError, ConnectionError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
+import { AbortError, ApiError, BadRequestError, ConflictError, ConnectionError, CredentialError, RedirectError, redactHeaders, requestIdOf, ResponseTooLargeError, TimeoutError, ValidationError } from './errors.js';
 import { toAPIPromise, type APIPromise, type ResponseSink } from './api-promise.js';
 import { createLog, loggableUrl, type Log, type Logger, type LogLevel } from './log.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, isSafeToRetry, MAX_TIMER_MS, retryDelayMs, sleep, waitsTooLong } from './retry.js';
