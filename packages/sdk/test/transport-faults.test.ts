@@ -4,7 +4,7 @@
  * a fetch-based call would give, promptly, never in a call that hangs or a process that runs
  * out of memory.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,7 +158,29 @@ describe('the Node transport against a misbehaving server', () => {
   });
 });
 
+/**
+ * A fetch as node-fetch 2 makes it, over node:http: its Response's body is a Node stream, not a
+ * WHATWG one, so the answer can only be read with text() (and friends).
+ */
+const nodeStreamFetch = (async (input: Request) => {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const headers = Object.fromEntries(input.headers);
+    httpRequest(input.url, { method: input.method, headers }, resolve).on('error', reject).end();
+  });
+  const text = async () => {
+    let all = '';
+    for await (const chunk of res) all += chunk;
+    return all;
+  };
+  return { status: res.statusCode, ok: res.statusCode! < 300, statusText: res.statusMessage, headers: new Headers(res.headers as Record<string, string>), body: res, text, url: input.url, redirected: false, type: 'basic' };
+}) as unknown as typeof fetch;
+
 describe('a fetch of the caller\'s own', () => {
+  it('whose body is a Node stream (node-fetch 2) is read with its text()', async () => {
+    const core = new HttpCore({ baseUrl: url, maxRetries: 0, fetch: nodeStreamFetch, defaultHeaders: { 'x-answer': 'informational' } });
+    await expect(core.get('x', { schema: Thing })).resolves.toEqual({ id: 'x1' });
+  });
+
   it.each(['bomb', 'endless'])('is held to the same limit: %s is ResponseTooLargeError', async (answer) => {
     const core = new HttpCore({ baseUrl: url, maxRetries: 0, timeout: 30_000, fetch: (input, init) => fetch(input, init), defaultHeaders: { 'x-answer': answer } });
     await expect(core.get('x', { schema: Thing })).rejects.toBeInstanceOf(ResponseTooLargeError);

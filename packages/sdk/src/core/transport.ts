@@ -63,6 +63,12 @@ export const readText = (response: Response): string | Promise<string> => texts.
 async function readBounded(response: Response): Promise<string> {
   const { body } = response;
   if (!body) return '';
+  // A fetch whose body is a Node stream (node-fetch 2) can only be read whole, then measured.
+  if (typeof body.getReader !== 'function') {
+    const text = await response.text();
+    if (text.length > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError(MAX_RESPONSE_BYTES);
+    return text;
+  }
   const tooLarge = () => {
     body.cancel().catch(() => undefined);
     return new ResponseTooLargeError(MAX_RESPONSE_BYTES);
