@@ -147,7 +147,7 @@ describe('retries', () => {
     server = await startTestServer((_req, res, i) =>
       i < 1 ? json(res, 503, {}) : json(res, 201, envelope({ id: 'a', count: 1 })),
     );
-    await core().post('orders', { schema: Thing, body: { x: 1 }, idempotencyKey: 'key-1' });
+    await core().post('orders', { schema: Thing, body: { x: 1 }, dedupeKey: 'key-1' });
     expect(server.requests).toHaveLength(2);
     expect(server.requests.map((r) => r.headers['x-idempotency-key'])).toEqual(['key-1', 'key-1']);
     expect(server.requests.map((r) => r.body)).toEqual(['{"x":1}', '{"x":1}']);
@@ -155,7 +155,7 @@ describe('retries', () => {
 
   it('sends the key in the header the surface names', async () => {
     server = await startTestServer((_req, res) => json(res, 201, envelope({ id: 'a', count: 1 })));
-    await core({ idempotencyHeader: 'Idempotency-Key' }).post('payments', { schema: Thing, idempotencyKey: 'k' });
+    await core({ idempotencyHeader: 'Idempotency-Key' }).post('payments', { schema: Thing, dedupeKey: 'k' });
     expect(server.requests[0]!.headers['idempotency-key']).toBe('k');
     expect(server.requests[0]!.headers['x-idempotency-key']).toBeUndefined();
   });
@@ -426,6 +426,15 @@ describe('inputs and credentials', () => {
     // Options of a create call, reused for a confirm: `kyc.initiate(params, opts)` must not compile.
     expectTypeOf<IdempotentRequestOptions>().not.toExtend<RequestOptions>();
     expectTypeOf<Omit<IdempotentRequestOptions, 'idempotencyKey'>>().toExtend<RequestOptions>();
+  });
+
+  it('neither sends nor trusts an idempotencyKey that plain JavaScript put in the options of a call whose service ignores it', async () => {
+    server = await startTestServer((_req, res) => json(res, 503, {}));
+    // What a resource does with its caller's options: spreads them into the call.
+    const opts = { idempotencyKey: 'reused-from-a-create', maxRetries: 2 } as object;
+    await expect(core().post('kyc/initiate', { ...opts, schema: Thing, body: { phone: '0241234567' } })).rejects.toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers['x-idempotency-key']).toBeUndefined();
   });
 
   it('refuses a public key where a secret key is needed, without echoing it', () => {

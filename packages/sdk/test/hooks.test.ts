@@ -141,7 +141,7 @@ describe('hooks against a test server', () => {
       request.headers.set('x-tenant', 'shop-42');
       hooks.beforeRequest(request);
     };
-    await core({ hooks: { beforeRequest } }).post('thing', { schema: Thing, body: { amount: 1 }, idempotencyKey: 'k1' });
+    await core({ hooks: { beforeRequest } }).post('thing', { schema: Thing, body: { amount: 1 }, dedupeKey: 'k1' });
     expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"amount":1}' });
     expect(server.requests[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'x-tenant': 'shop-42', 'x-idempotency-key': 'k1' });
   });

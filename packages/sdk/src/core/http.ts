@@ -131,7 +131,13 @@ export interface CoreConfig extends ClientOptions {
 type Query = Record<string, string | number | boolean | undefined>;
 
 /** One call as a resource describes it. */
-export interface Call<S extends z.ZodType> extends IdempotentRequestOptions {
+export interface Call<S extends z.ZodType> extends RequestOptions {
+  /**
+   * The idempotency key of a call whose service de-duplicates repeats: sent in the surface's
+   * header, and what makes a POST safe to retry. Only such resources set it: an `idempotencyKey`
+   * in a caller's options (plain JavaScript can pass one anywhere) is not read.
+   */
+  dedupeKey?: string;
   /** The answer's schema, applied leniently. */
   schema: S;
   query?: Query;
@@ -227,7 +233,7 @@ export class HttpCore {
     if (call.maxRetries !== undefined || call.timeout !== undefined) checkLimits(call);
     const sink = call.report ?? this.#sink;
     const maxRetries = call.maxRetries ?? this.#config.maxRetries ?? DEFAULT_MAX_RETRIES;
-    const retryable = isSafeToRetry(method, call.idempotencyKey);
+    const retryable = isSafeToRetry(method, call.dedupeKey);
     let refreshed = false;
     const log = this.#log;
     // Built only when something is logged: the URL as it may appear in a log line.
@@ -306,7 +312,7 @@ export class HttpCore {
       const given = auth.headers(signal);
       Object.assign(headers, typeof (given as Promise<unknown>).then === 'function' ? await given : given);
     }
-    if (call.idempotencyKey !== undefined) headers[config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.idempotencyKey;
+    if (call.dedupeKey !== undefined) headers[config.idempotencyHeader ?? 'X-Idempotency-Key'] = call.dedupeKey;
     if (call.headers) Object.assign(headers, call.headers);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';

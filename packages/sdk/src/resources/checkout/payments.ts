@@ -208,13 +208,14 @@ export class Payments extends Resource {
    */
   async create(params: PaymentCreateParams, opts: IdempotentRequestOptions = {}): Promise<PaymentCreateResult> {
     const body = parseInput(PaymentCreateParamsSchema, params, 'payment');
-    const idempotencyKey = opts.idempotencyKey === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, opts.idempotencyKey, 'idempotencyKey');
+    const { idempotencyKey: given, ...request } = opts;
+    const idempotencyKey = given === undefined ? newIdempotencyKey() : parseInput(IdempotencyKeySchema, given, 'idempotencyKey');
     const report = this.core.reporter();
-    let received = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey, report });
+    let received = await this.core.send('POST', 'api/v1/developer/payments', { ...request, body, dedupeKey: idempotencyKey, report });
     // 202: the same key is in flight elsewhere (a retry of ours, another process). Its answer is coming: ask again with the same key.
     for (let retry = 0; received.response.status === 202 && retry < IN_PROGRESS_RETRIES; retry++) {
       await sleep(retryDelayMs(retry, received.response.headers), opts.signal);
-      received = await this.core.send('POST', 'api/v1/developer/payments', { ...opts, body, idempotencyKey, report });
+      received = await this.core.send('POST', 'api/v1/developer/payments', { ...request, body, dedupeKey: idempotencyKey, report });
     }
     const { response, body: answer } = received;
     if (response.status === 202) {

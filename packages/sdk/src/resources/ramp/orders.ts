@@ -222,7 +222,7 @@ export class RampOrders extends Resource {
     let lost = false;
     const onRetry = (reason: unknown) => void (lost ||= !(reason instanceof RateLimitError));
     try {
-      return await this.core.post('api/v1/ramp/orders', { ...request, body, idempotencyKey, schema: CreatedOrderSchema, onRetry });
+      return await this.core.post('api/v1/ramp/orders', { ...request, body, dedupeKey: idempotencyKey, schema: CreatedOrderSchema, onRetry });
     } catch (error) {
       // A fresh key can only meet an order this very call created; any key can after this call's own answer was lost.
       if ((given === undefined || lost) && error instanceof DuplicateOrderError && error.reference) return this.get(error.reference, request);

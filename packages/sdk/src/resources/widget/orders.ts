@@ -51,7 +51,7 @@ export class WidgetOrders extends Resource {
       ...request,
       headers: { ...headers, 'X-Session-Id': session.session_id, 'X-Session-Token': session.session_token },
       body,
-      idempotencyKey,
+      dedupeKey: idempotencyKey,
       schema: WidgetOrderSchema,
     });
   }
