@@ -43,6 +43,12 @@ const answers: Record<string, (socket: Socket) => void> = {
     s.write(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip, br\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
     s.end(body);
   },
+  // The same codings on two header lines, in another case: read as one list, as fetch reads them.
+  'stacked-lines': (s) => {
+    const body = brotliCompressSync(gzipSync(ok));
+    s.write(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nCONTENT-ENCODING: br\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+    s.end(body);
+  },
   'status-999': (s) => s.end('HTTP/1.1 999 Request denied\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}'),
   'not-http': (s) => s.end('NOT HTTP AT ALL\r\n\r\n'),
   bomb: (s) => {
@@ -126,6 +132,7 @@ describe('the Node transport against a misbehaving server', () => {
 
   it('reads an answer encoded twice (gzip, then br), as fetch does', async () => {
     await expect(call('stacked')).resolves.toEqual({ id: 'x1' });
+    await expect(call('stacked-lines')).resolves.toEqual({ id: 'x1' });
   });
 
   it('gives a status past 599 (999, as some firewalls answer) as the ApiError fetch would give, unretried', async () => {

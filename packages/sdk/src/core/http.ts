@@ -344,12 +344,14 @@ export class HttpCore {
     // redirect 'manual': fetch would follow a 3xx and send every header but Authorization to
     // whatever host `Location` names (X-API-Key included): a redirect is answered, never followed.
     const init: RequestInit = { method, headers: sent, body, signal: timer ? (signal ? AbortSignal.any([signal, timer.signal]) : timer.signal) : signal, redirect: 'manual' };
+    // Where node:http answered, its text, read whole already; a fetch's is read below.
+    const read: { text?: string } = {};
     // ky's fast path: it builds only a bare Request for the URL and method, and the transport
     // gets the URL and the init and copies no body stream. A fetch of the caller's own gets
     // ky's whole Request (headers, body and signal too, for one that drops the init) and the init.
     const options: Options = own
       ? { method, headers: sent, body, signal: init.signal, fetch: (request) => own(request, init) }
-      : { method, fetch: direct ? () => direct(url, init, timeoutMs) : () => globalThis.fetch(url, init) };
+      : { method, fetch: direct ? () => direct(url, init, timeoutMs, read) : () => globalThis.fetch(url, init) };
     // A fetch of the caller's own may drop the signal (a wrapper that builds its own init): the
     // deadline and the caller's abort end the call all the same, waiting for the answer or reading it.
     const ended = own && endedBy(init.signal!);
@@ -361,9 +363,9 @@ export class HttpCore {
       } catch (error) {
         throw (error instanceof TypeError && unsendable(headers)) || this.#failure(error, signal, timer?.signal, timeoutMs, error instanceof NetworkError);
       }
-      let text: string;
+      let text = read.text;
       try {
-        text = await (ended ? Promise.race([readText(response), ended]) : readText(response));
+        text ??= await (ended ? Promise.race([readText(response), ended]) : readText(response));
       } catch (error) {
         // The connection dropped while the answer was being read.
         throw this.#failure(error, signal, timer?.signal, timeoutMs, true);

@@ -28,8 +28,11 @@ import type * as Https from 'node:https';
 import type * as Zlib from 'node:zlib';
 import { ResponseTooLargeError, TimeoutError } from './errors.js';
 
-/** Sends one request and resolves its whole answer; rejects with TimeoutError after `timeoutMs`. `init.signal` is the caller's own, if any. */
-export type NodeTransport = (url: string, init: RequestInit, timeoutMs: number) => Promise<Response>;
+/**
+ * Sends one request and resolves its whole answer, its text put in `read.text` first; rejects with
+ * TimeoutError after `timeoutMs`. `init.signal` is the caller's own, if any.
+ */
+export type NodeTransport = (url: string, init: RequestInit, timeoutMs: number, read: { text?: string }) => Promise<Response>;
 
 interface NodeModules {
   http: typeof Http;
@@ -47,20 +50,15 @@ function nodeModules(): NodeModules | undefined {
 const node = nodeModules();
 
 /** Undefined where Node is not the runtime. */
-export const nodeTransport: NodeTransport | undefined = node && ((url, init, timeoutMs) => nodeFetch(node, url, init, timeoutMs));
+export const nodeTransport: NodeTransport | undefined = node && ((url, init, timeoutMs, read) => nodeFetch(node, url, init, timeoutMs, read));
 
 /** The most the SDK reads of one answer, bytes, after decompression: 16 MiB, over a hundred times its largest page. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-/** The text of each Response this transport made (UTF-8, a BOM dropped, as `text()` decodes). */
-const texts = new WeakMap<Response, string>();
 const decoder = new TextDecoder();
 
-/** The answer's text: from the transport when it made the Response, else read from its body. */
-export const readText = (response: Response): string | Promise<string> => texts.get(response) ?? readBounded(response);
-
 /** A fetch's answer as text, read no further than MAX_RESPONSE_BYTES (its Content-Length, or the bytes as they come). */
-async function readBounded(response: Response): Promise<string> {
+export async function readText(response: Response): Promise<string> {
   const { body } = response;
   if (!body) return '';
   // A fetch whose body is a Node stream (node-fetch 2) can only be read whole, then measured.
@@ -88,7 +86,7 @@ async function readBounded(response: Response): Promise<string> {
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: RequestInit, timeoutMs: number, read: { text?: string }): Promise<Response> {
   const { signal } = init;
   const method = init.method ?? 'GET';
   const body = init.body as string | undefined;
@@ -127,16 +125,22 @@ function nodeFetch({ http, https, zlib }: NodeModules, url: string, init: Reques
       res.on('end', () => {
         try {
           const status = res.statusCode!;
-          const answer = new Headers();
-          const raw = res.rawHeaders;
-          for (let i = 0; i < raw.length; i += 2) answer.append(raw[i]!, raw[i + 1]!);
-          const bytes = NULL_BODY.has(status) ? undefined : decode(zlib, res.headers['content-encoding'], chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-          // The Response carries status and headers; its text goes beside it (readText), read whole already:
+          // The Response carries status and headers; its text goes beside it (`read`), read whole already:
           // a body stream that the SDK would only drain at once was most of a Response's cost.
-          const response = new Response(null, { status: status > 599 ? 599 : status, statusText: res.statusMessage, headers: answer });
+          const response = new Response(null, { status: status > 599 ? 599 : status, statusText: res.statusMessage });
           // Response refuses a status past 599 that fetch still gives (999, as some firewalls answer): the status as sent, never ok.
           if (status > 599) Object.defineProperties(response, { status: { value: status }, ok: { value: false } });
-          texts.set(response, bytes === undefined ? '' : decoder.decode(bytes));
+          // Added to the Response's own Headers, not copied in from another; read from the raw lines,
+          // so that Node never builds its `res.headers` object.
+          const { headers: answer } = response;
+          const raw = res.rawHeaders;
+          let encoding: string | undefined;
+          for (let i = 0; i < raw.length; i += 2) {
+            answer.append(raw[i]!, raw[i + 1]!);
+            if (raw[i]!.length === 16 && raw[i]!.toLowerCase() === 'content-encoding') encoding = encoding ? `${encoding}, ${raw[i + 1]}` : raw[i + 1];
+          }
+          const bytes = NULL_BODY.has(status) ? undefined : decode(zlib, encoding, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+          read.text = bytes === undefined ? '' : decoder.decode(bytes);
           resolve(response);
         } catch (error) {
           if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') reject(new ResponseTooLargeError(MAX_RESPONSE_BYTES));
