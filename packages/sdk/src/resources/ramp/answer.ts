@@ -49,10 +49,15 @@ function repair(schema: z.ZodObject, value: Record<string, unknown>, documented:
  * answer does not say it (the reference it looked up, the `kyc_id` it verified); `data` that
  * is not an object (a verify answering `null`) reads as `{}` with `fill`.
  */
-export function rampAnswer<S extends z.ZodObject>(schema: S, documented: readonly string[], fill: Record<string, unknown> = {}) {
-  return z.preprocess((value) => {
+export function rampAnswer<S extends z.ZodObject>(schema: S, documented: readonly string[], fill: Record<string, unknown> = {}): z.ZodType<z.output<S>> {
+  return z.unknown().transform((value, ctx) => {
     const answer: Record<string, unknown> = { ...(isRecord(value) ? value : {}) };
     for (const [key, known] of Object.entries(fill)) answer[key] ??= known;
-    return repair(schema, answer, documented);
-  }, schema);
+    // An answer that fits is parsed once; its fields are looked at one by one only when it does not.
+    let result = schema.safeParse(answer);
+    if (!result.success) result = schema.safeParse(repair(schema, answer, documented));
+    if (result.success) return result.data;
+    ctx.issues.push(...result.error.issues.map((issue) => ({ ...issue, input: undefined })));
+    return z.NEVER;
+  });
 }
