@@ -27,6 +27,7 @@ import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Zlib from 'node:zlib';
 import { ResponseTooLargeError, TimeoutError } from './errors.js';
+import { readLimited } from './read-limited.js';
 
 /**
  * Sends one request and resolves its whole answer, its text put in `read.text` first; rejects with
@@ -67,20 +68,14 @@ export async function readText(response: Response): Promise<string> {
     if (text.length > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError(MAX_RESPONSE_BYTES);
     return text;
   }
-  const tooLarge = () => {
-    body.cancel().catch(() => undefined);
-    return new ResponseTooLargeError(MAX_RESPONSE_BYTES);
-  };
   // A compressed answer's length is that of its bytes on the wire, never more than they decode to.
-  if (Number(response.headers.get('content-length')) > MAX_RESPONSE_BYTES) throw tooLarge();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    if ((size += read.value.byteLength) > MAX_RESPONSE_BYTES) throw tooLarge();
-    chunks.push(read.value);
+  if (Number(response.headers.get('content-length')) > MAX_RESPONSE_BYTES) {
+    body.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(MAX_RESPONSE_BYTES);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  const bytes = await readLimited(body, MAX_RESPONSE_BYTES);
+  if (typeof bytes === 'string') throw new ResponseTooLargeError(MAX_RESPONSE_BYTES);
+  return decoder.decode(bytes);
 }
 
 /** Statuses whose answer has no body. */

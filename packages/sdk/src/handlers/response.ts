@@ -1,5 +1,6 @@
 /** The answers every handler shares: JSON, never cached, errors as `{ error: { code, message } }` (what `<ramp-widget>` reads). */
 import { ApiError, ConnectionError, ValidationError } from '../core/errors.js';
+import { readLimited } from '../core/read-limited.js';
 
 /** Called with an error a handler answered 5xx for, so that it is not lost. Default `console.error`. */
 export type ErrorReporter = (error: unknown, request: Request) => void;
@@ -54,38 +55,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
  */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | Response> {
   const tooLarge = () => error(413, 'body_too_large', `The body must be at most ${limit} bytes.`);
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > limit) return tooLarge();
+  if (Number(request.headers.get('content-length') ?? 0) > limit) return tooLarge();
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'late')));
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), late]);
-      if (next === 'late') {
-        reader.cancel().catch(() => {});
-        return error(408, 'body_timeout', `The body must arrive within ${timeoutMs} ms.`);
-      }
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > limit) {
-        reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(next.value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
+  const body = await readLimited(request.body, limit, timeoutMs);
+  if (body === 'late') return error(408, 'body_timeout', `The body must arrive within ${timeoutMs} ms.`);
+  return body === 'too_large' ? tooLarge() : body;
 }
