@@ -5,9 +5,9 @@
  * (a customer who swaps the `sessionRef` of a cheap paid session into the return URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPaidFor, paymentMismatches, ValidationError, type PaymentCreated } from '../src/index.js';
+import { isPaidFor, paymentMismatches, ValidationError } from '../src/index.js';
 import { verifyCheckoutWebhook } from '../src/webhooks/index.js';
-import { newCheckout, payment, startReceiver, type Checkout } from './helpers/checkout.js';
+import { created, newCheckout, startReceiver, type Checkout } from './helpers/checkout.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 
 describe.each(MODES)('checkout.payments.verify with the order it should pay for, %s', (_name, start) => {
@@ -19,14 +19,9 @@ describe.each(MODES)('checkout.payments.verify with the order it should pay for,
   });
   afterAll(() => env.close());
 
-  async function created(amount = 10_000, currency = 'GHS'): Promise<PaymentCreated> {
-    const result = await checkout.client.payments.create(payment({ amount, currency }));
-    if (result.outcome === 'in_progress') throw new Error('unexpected 202');
-    return result.data;
-  }
 
   it('says paid when the session is the order’s, paid in full and in its currency, by either reference', async () => {
-    const { reference, session_id } = await created(10_000);
+    const { reference, session_id } = await created(checkout, { amount: 10_000 });
     env.backend.control.checkout.complete(reference!, 'completed');
     for (const stored of [reference!, session_id!]) {
       const result = await checkout.client.payments.verify(session_id!, { expected: { amount: 10_000, currency: 'GHS', reference: stored } });
@@ -35,15 +30,15 @@ describe.each(MODES)('checkout.payments.verify with the order it should pay for,
   });
 
   it('refuses an underpaid session: completed, but final_amount below the order total', async () => {
-    const { reference } = await created(10_000);
+    const { reference } = await created(checkout, { amount: 10_000 });
     env.backend.control.checkout.complete(reference!, 'completed', 9_000);
     const result = await checkout.client.payments.verify(reference!, { expected: { amount: 10_000, currency: 'GHS', reference: reference! } });
     expect(result).toMatchObject({ outcome: 'mismatch', paid: false, status: 'completed', mismatches: ['amount'], session: { final_amount: 9_000 } });
   });
 
   it('refuses another order’s paid session swapped into the return URL', async () => {
-    const order = await created(50_000);
-    const cheap = await created(100);
+    const order = await created(checkout, { amount: 50_000 });
+    const cheap = await created(checkout, { amount: 100 });
     env.backend.control.checkout.complete(cheap.reference!, 'success');
     const forged = `https://shop.example/return?order=42&sessionRef=${cheap.session_id}`;
     const result = await checkout.client.payments.verify(checkout.client.payments.fromRedirect(forged), {
@@ -53,14 +48,14 @@ describe.each(MODES)('checkout.payments.verify with the order it should pay for,
   });
 
   it('refuses a session paid in another currency', async () => {
-    const { reference } = await created(10_000, 'NGN');
+    const { reference } = await created(checkout, { amount: 10_000, currency: 'NGN' });
     env.backend.control.checkout.complete(reference!, 'completed');
     const result = await checkout.client.payments.verify(reference!, { expected: { amount: 10_000, currency: 'GHS' } });
     expect(result).toMatchObject({ outcome: 'mismatch', paid: false, mismatches: ['currency'] });
   });
 
   it('still says not_paid for the order’s own unpaid session (final_amount 0 is no mismatch)', async () => {
-    const { reference } = await created(10_000);
+    const { reference } = await created(checkout, { amount: 10_000 });
     const expected = { amount: 10_000, currency: 'GHS', reference: reference! };
     await expect(checkout.client.payments.verify(reference!, { expected })).resolves.toMatchObject({ outcome: 'not_paid', status: 'pending' });
     env.backend.control.checkout.complete(reference!, 'failed');
@@ -71,8 +66,8 @@ describe.each(MODES)('checkout.payments.verify with the order it should pay for,
     const receiver = await startReceiver();
     try {
       const { secret } = await checkout.client.webhooks.create({ url: receiver.url });
-      const full = await created(10_000);
-      const under = await created(10_000);
+      const full = await created(checkout, { amount: 10_000 });
+      const under = await created(checkout, { amount: 10_000 });
       env.backend.control.checkout.complete(full.reference!, 'completed');
       env.backend.control.checkout.complete(under.reference!, 'completed', 9_000);
       for (const ref of [full.reference!, under.reference!]) await checkout.client.payments.verify(ref);

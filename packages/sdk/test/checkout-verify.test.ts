@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutClient } from '../src/clients/checkout.js';
-import { NotFoundError, ValidationError, type PaymentCreated } from '../src/index.js';
-import { newCheckout, payment, type Checkout } from './helpers/checkout.js';
+import { NotFoundError, ValidationError } from '../src/index.js';
+import { created, newCheckout, type Checkout } from './helpers/checkout.js';
 import { json, startTestServer } from './helpers/http-server.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 import { wireFetch } from './helpers/wire.js';
@@ -17,15 +17,10 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
   });
   afterAll(() => env.close());
 
-  async function created(amount = 10_000): Promise<PaymentCreated> {
-    const result = await checkout.client.payments.create(payment({ amount }));
-    if (result.outcome === 'in_progress') throw new Error('unexpected 202');
-    return result.data;
-  }
   const verifications = () => checkout.wire.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/developer/payments/'));
 
   it('says not paid while pending, without sending the API key', async () => {
-    const { reference, session_id } = await created();
+    const { reference, session_id } = await created(checkout);
     const result = await checkout.client.payments.verify(session_id!);
     expect(result).toMatchObject({ outcome: 'not_paid', paid: false, status: 'pending', session: { id: session_id, reference, amount: 10_000, final_amount: 0, currency: 'GHS' } });
     expect(verifications().at(-1)!.headers.get('authorization')).toBeNull();
@@ -37,7 +32,7 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
     ['failed', false],
     ['cancelled', false],
   ] as const)('verifies a %s session: paid is %s', async (status, paid) => {
-    const { reference, session_id } = await created(7_500);
+    const { reference, session_id } = await created(checkout, { amount: 7_500 });
     env.backend.control.checkout.complete(reference!, status);
     for (const ref of [reference!, session_id!]) {
       const result = await checkout.client.payments.verify(ref);
@@ -46,7 +41,7 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
   });
 
   it('reports the amount the session confirmed, to compare with the order total', async () => {
-    const { reference } = await created(10_000);
+    const { reference } = await created(checkout, { amount: 10_000 });
     env.backend.control.checkout.complete(reference!, 'completed', 9_000);
     const result = await checkout.client.payments.verify(reference!);
     expect(result.paid).toBe(true);
@@ -60,13 +55,13 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
     expect(unknown.error).toBeInstanceOf(NotFoundError);
     expect(unknown.error.message).toBe('404: failed to fetch payment session: gateway answered 404 NOT_FOUND: session not found or invalid');
 
-    const { session_id } = await created();
+    const { session_id } = await created(checkout);
     await env.backend.clock.advance(SESSION_TTL_SECONDS);
     await expect(checkout.client.payments.verify(session_id!)).resolves.toMatchObject({ outcome: 'unknown', reason: 'session_not_found' });
   });
 
   it('retries a 502 and says unknown (gateway_unavailable) once the retries are spent', async () => {
-    const { session_id } = await created();
+    const { session_id } = await created(checkout);
     env.backend.control.checkout.gateway.fail(502, 2);
     const before = verifications().length;
     const result = await checkout.client.payments.verify(session_id!, { maxRetries: 1 });
@@ -77,7 +72,7 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
   });
 
   it('verifies without an API key at all', async () => {
-    const { reference } = await created();
+    const { reference } = await created(checkout);
     env.backend.control.checkout.complete(reference!, 'success');
     const keyless = new CheckoutClient({ baseUrl: env.origin });
     await expect(keyless.payments.verify(reference!)).resolves.toMatchObject({ outcome: 'paid', status: 'success' });
@@ -104,7 +99,7 @@ describe.each(MODES)('checkout.payments.verify and fromRedirect, %s', (_name, st
   });
 
   it('follows a customer through the hosted page and back: the redirect names the session, verify says paid', async () => {
-    const { checkout_url } = await created(12_345);
+    const { checkout_url } = await created(checkout, { amount: 12_345 });
     const page = await fetch(checkout_url, { method: 'POST', body: new URLSearchParams({ outcome: 'succeed' }), redirect: 'manual' });
     expect(page.status).toBe(303);
     const back = page.headers.get('location')!;

@@ -5,8 +5,8 @@
  * clock, so 30 minutes of session lifetime pass without sleeping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError, WaitTimeoutError, type PaymentCreated } from '../src/index.js';
-import { newCheckout, payment, type Checkout } from './helpers/checkout.js';
+import { ValidationError, WaitTimeoutError } from '../src/index.js';
+import { created, newCheckout, type Checkout } from './helpers/checkout.js';
 import { MODES, type MockEnv } from './helpers/mock.js';
 import { manualWait } from './helpers/ramp.js';
 
@@ -19,16 +19,11 @@ describe.each(MODES)('checkout.payments.waitForPayment, %s', (_name, start) => {
   });
   afterAll(() => env.close());
 
-  async function created(amount = 10_000): Promise<PaymentCreated> {
-    const result = await checkout.client.payments.create(payment({ amount }));
-    if (result.outcome === 'in_progress') throw new Error('unexpected 202');
-    return result.data;
-  }
   const complete = (ref: string, status: 'completed' | 'success' | 'failed' | 'cancelled', finalAmount?: number) =>
     env.backend.control.checkout.complete(ref, status, finalAmount);
 
   it('polls verify every 5 s until the session is paid, reporting each status once', async () => {
-    const { reference, session_id } = await created();
+    const { reference, session_id } = await created(checkout);
     const seen: string[] = [];
     const { clock, sleeps } = manualWait(env, (n) => n === 2 && complete(reference!, 'completed'));
     const result = await checkout.client.payments.waitForPayment(session_id!, { clock, onStatus: (v) => seen.push(v.outcome) });
@@ -38,7 +33,7 @@ describe.each(MODES)('checkout.payments.waitForPayment, %s', (_name, start) => {
   });
 
   it('keeps waiting through failed (the customer can retry) until the session is paid', async () => {
-    const { reference } = await created();
+    const { reference } = await created(checkout);
     const { clock } = manualWait(env, (n) => (n === 1 ? complete(reference!, 'failed') : n === 3 ? complete(reference!, 'success') : undefined));
     const statuses: string[] = [];
     const result = await checkout.client.payments.waitForPayment(reference!, { clock, onStatus: (v) => statuses.push(String(v.status)) });
@@ -47,7 +42,7 @@ describe.each(MODES)('checkout.payments.waitForPayment, %s', (_name, start) => {
   });
 
   it('ends on cancelled, not paid', async () => {
-    const { reference } = await created();
+    const { reference } = await created(checkout);
     const { clock } = manualWait(env, (n) => n === 1 && complete(reference!, 'cancelled'));
     await expect(checkout.client.payments.waitForPayment(reference!, { clock })).resolves.toMatchObject({
       succeeded: false,
@@ -57,14 +52,14 @@ describe.each(MODES)('checkout.payments.waitForPayment, %s', (_name, start) => {
   });
 
   it('ends with session_not_found once an unpaid session expires, never with a failed payment', async () => {
-    const { session_id } = await created();
+    const { session_id } = await created(checkout);
     const { clock } = manualWait(env);
     const result = await checkout.client.payments.waitForPayment(session_id!, { clock, interval: 60 });
     expect(result).toMatchObject({ succeeded: false, status: 'session_not_found', value: { outcome: 'unknown', reason: 'session_not_found' } });
   });
 
   it('keeps waiting while the gateway is down', async () => {
-    const { reference } = await created();
+    const { reference } = await created(checkout);
     env.backend.control.checkout.gateway.fail(502, 3);
     const { clock } = manualWait(env, (n) => n === 1 && complete(reference!, 'completed'));
     const statuses: string[] = [];
@@ -74,14 +69,14 @@ describe.each(MODES)('checkout.payments.waitForPayment, %s', (_name, start) => {
   });
 
   it('ends with mismatch, not succeeded, for an underpaid session of the expected order', async () => {
-    const { reference } = await created(10_000);
+    const { reference } = await created(checkout, { amount: 10_000 });
     const { clock } = manualWait(env, (n) => n === 1 && complete(reference!, 'completed', 9_000));
     const result = await checkout.client.payments.waitForPayment(reference!, { clock, expected: { amount: 10_000, currency: 'GHS', reference: reference! } });
     expect(result).toMatchObject({ succeeded: false, status: 'mismatch', value: { outcome: 'mismatch', mismatches: ['amount'] } });
   });
 
   it('gives up with WaitTimeoutError after maxDuration, naming the last status', async () => {
-    const { reference } = await created();
+    const { reference } = await created(checkout);
     const { clock } = manualWait(env);
     const error = await checkout.client.payments.waitForPayment(reference!, { clock, maxDuration: 12 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CheckoutClient, type CheckoutClientOptions } from '../../src/clients/checkout.js';
-import type { PaymentCreateParams } from '../../src/index.js';
+import type { PaymentCreated, PaymentCreateParams } from '../../src/index.js';
 import type { MockEnv } from './mock.js';
 import { wireFetch, type Wire } from './wire.js';
 
@@ -32,6 +32,13 @@ export const payment = (overrides: Partial<PaymentCreateParams> = {}): PaymentCr
   redirect_url: 'https://shop.example/return?order=42',
   ...overrides,
 });
+
+/** Creates a payment with `payment(overrides)` and gives its references; a 202 (in progress) fails the test. */
+export async function created(checkout: Checkout, overrides: Partial<PaymentCreateParams> = {}): Promise<PaymentCreated> {
+  const result = await checkout.client.payments.create(payment(overrides));
+  if (result.outcome === 'in_progress') throw new Error('unexpected 202');
+  return result.data;
+}
 
 /** The organization's transactions in the mock's store, oldest first. */
 export function transactionsOf(env: MockEnv, organizationId: string): { reference: string; session_id: string; status: string }[] {
