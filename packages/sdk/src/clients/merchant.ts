@@ -1,7 +1,7 @@
 import { withResponses, type WithResponses } from '../core/api-promise.js';
 import { SikarampError } from '../core/errors.js';
 import { HttpCore, type ClientOptions } from '../core/http.js';
-import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { jwtExpiry, secretFingerprint, SLOW_FINGERPRINT_ROUNDS, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
 import { ApiKeys } from '../resources/merchant/api-keys.js';
 import { Auth, type AccessToken } from '../resources/merchant/auth.js';
 import { Kyb } from '../resources/merchant/kyb.js';
@@ -12,9 +12,6 @@ import { WidgetConfigs } from '../resources/merchant/widget-config.js';
 
 /** Lifetime of a dashboard access token when the login answer does not say, seconds (000 section 8). */
 const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
-
-/** PBKDF2 rounds of the password's part of the token cache key (about 20 ms, once per client). */
-const KEY_FINGERPRINT_ROUNDS = 100_000;
 
 export interface MerchantClientOptions extends ClientOptions {
   /** The widget backend, `{base_url}`, e.g. `http://127.0.0.1:4010` for the mock server. */
@@ -69,7 +66,7 @@ export class MerchantClient {
       const scope = `sikaramp:merchant:${core.baseUrl}:${email.toLowerCase()}`;
       let cache: Promise<TokenCache> | undefined;
       this.#tokens = () =>
-        (cache ??= passwordFingerprint(scope, password).then(
+        (cache ??= secretFingerprint(scope, password, SLOW_FINGERPRINT_ROUNDS).then(
           (fingerprint) =>
             new TokenCache({
               store: tokenStore,
@@ -106,13 +103,4 @@ function expiry(login: AccessToken, now: () => number): StoredToken {
   if (login.expires_in !== undefined) return { token: login.access_token, expiresAt: now() + login.expires_in * 1000 };
   const exp = jwtExpiry(login.access_token);
   return { token: login.access_token, expiresAt: exp ?? now() + ACCESS_TOKEN_TTL_SECONDS * 1000 };
-}
-
-/** PBKDF2-SHA256 of the password salted with the cache key's scope, hex: binds a cached token to the password without revealing it. */
-async function passwordFingerprint(scope: string, password: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
-  const params = { name: 'PBKDF2', hash: 'SHA-256', salt: encoder.encode(scope), iterations: KEY_FINGERPRINT_ROUNDS };
-  const bits = await crypto.subtle.deriveBits(params, key, 256);
-  return Array.from(new Uint8Array(bits), (b) => b.toString(16).padStart(2, '0')).join('');
 }

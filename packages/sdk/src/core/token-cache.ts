@@ -120,6 +120,23 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** PBKDF2 rounds for a secret a person chose (a password): slow to test guesses against a key read from the store. */
+export const SLOW_FINGERPRINT_ROUNDS = 100_000;
+
+/**
+ * PBKDF2-SHA256 of `secret` salted with `scope` (the rest of the cache key, and a label of what the
+ * secret is), hex: binds a cached token to a secret in the store key without revealing it. A person's
+ * secret takes {@link SLOW_FINGERPRINT_ROUNDS} (about 20 ms); 32 random bytes (a Stellar seed), 1.
+ */
+export async function secretFingerprint(scope: string, secret: string | Uint8Array, rounds: number): Promise<string> {
+  const encoder = new TextEncoder();
+  const raw = typeof secret === 'string' ? encoder.encode(secret) : new Uint8Array(secret);
+  const key = await crypto.subtle.importKey('raw', raw, 'PBKDF2', false, ['deriveBits']);
+  const params = { name: 'PBKDF2', hash: 'SHA-256', salt: encoder.encode(scope), iterations: rounds };
+  const bits = await crypto.subtle.deriveBits(params, key, 256);
+  return Array.from(new Uint8Array(bits), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The `exp` claim of a JWT, ms since the epoch; undefined when the token is not a readable JWT. */
 export function jwtExpiry(token: string): number | undefined {
   try {
