@@ -11,13 +11,13 @@
  * const tx = await anchor.transfers.get(id, { merchant: { merchant_id, session_id, session_token, api_key, user_id } });
  * ```
  */
-import { FeeBumpTransaction, Keypair, MemoNone, TransactionBuilder, type Transaction } from './stellar.js';
+import { FeeBumpTransaction, Keypair, MemoID, MemoNone, TransactionBuilder, type Transaction } from './stellar.js';
 import * as z from 'zod';
-import { SikarampError } from '../core/errors.js';
+import { SikarampError, ValidationError } from '../core/errors.js';
 import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions } from '../core/http.js';
 import { parseInput } from '../core/schema.js';
 import type { WaitResult } from '../core/poll.js';
-import { jwtExpiry, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
+import { jwtExpiry, secretFingerprint, SLOW_FINGERPRINT_ROUNDS, TokenCache, type StoredToken, type TokenStore } from '../core/token-cache.js';
 import { AnchorChallengeSchema, AnchorTokenSchema } from '../resources/anchor/sep10.js';
 import { AnchorCustomers } from '../resources/anchor/sep12.js';
 import { AnchorTransfers, type AnchorTransaction, type WatchTransactionOptions } from '../resources/anchor/sep24.js';
@@ -39,6 +39,12 @@ export interface AnchorClientOptions extends ClientOptions {
   signer: Keypair | ChallengeSigner;
   /** The account to authenticate (`G…`). Required with a signer function; default: the Keypair's. */
   account?: string;
+  /**
+   * SEP-10's id memo (a positive 64-bit integer, in decimal) for one user of a shared (omnibus)
+   * account: the token is for `account:memo` (its `sub`), a principal of its own at the anchor,
+   * and is cached apart from the account's and from other memos'.
+   */
+  memo?: string;
   /** The anchor's home domain, whose stellar.toml names its signing key. Default: the host of anchorUrl. */
   homeDomain?: string;
   /** The anchor's SEP-10 signing key, pinned. Default: SIGNING_KEY of stellar.toml. */
@@ -49,8 +55,23 @@ export interface AnchorClientOptions extends ClientOptions {
   networkPassphrase?: string;
   /** SEP-38's `ANCHOR_QUOTE_SERVER` (stellar.toml). Default: `<anchorUrl>/sep38`, where the service serves it. */
   quoteServer?: string;
-  /** Where SEP-10 tokens are cached. Default: this process's memory. */
+  /**
+   * Where SEP-10 tokens are cached. Default: this client's own memory. A store you pass may be
+   * shared (one Redis for many processes, one store for many tenants), so a client is handed a
+   * cached token only if it could have signed for it: the store key carries, besides the anchor,
+   * the home domain, the auth server and the account (and memo), a one-way fingerprint of the
+   * Keypair's secret, or of `tokenCacheKey` with a signer function.
+   */
   tokenStore?: TokenStore;
+  /**
+   * Required with a signer function and a `tokenStore` (there is no secret key to fingerprint):
+   * every client with the same anchor, account and `tokenCacheKey` is handed the token one of them
+   * signed for, without signing. Treat it as a secret of those allowed to act as the account,
+   * e.g. a random value in the environment of one merchant's processes, one per tenant; never a
+   * value a tenant picks or another can learn. The store sees only its slow hash (PBKDF2-SHA256,
+   * 100,000 rounds). Not with a Keypair, whose secret already keys the cache.
+   */
+  tokenCacheKey?: string;
   /** The clock for time bounds and token expiry, ms since the epoch. Default `Date.now`; tests pass the mock's clock. */
   now?: () => number;
 }
@@ -81,6 +102,9 @@ export class ChallengeError extends SikarampError {
 }
 
 const AccountSchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+const MemoSchema = z
+  .string()
+  .refine((memo) => /^[1-9]\d{0,19}$/.test(memo) && BigInt(memo) < 2n ** 64n, 'must be an id memo: a positive 64-bit integer in decimal');
 
 interface Sep10Config {
   serverKey: string;
@@ -102,11 +126,14 @@ export class AnchorClient {
   readonly quotes: AnchorQuotes;
   /** The authenticated account. */
   readonly account: string;
+  /** SEP-10's id memo of the account's user, when the account is shared. */
+  readonly memo: string | undefined;
   readonly #options: AnchorClientOptions;
   /** Transport options shared by every core this client makes. */
   readonly #transport: ClientOptions;
   readonly #core: HttpCore;
-  readonly #tokens: TokenCache;
+  /** The token cache, made on first use (its key needs a fingerprint, which WebCrypto computes asynchronously). */
+  readonly #tokens: () => Promise<TokenCache>;
   readonly #now: () => number;
   #sep10: Promise<Sep10Config> | undefined;
 
@@ -120,20 +147,48 @@ export class AnchorClient {
     if (typeof signer !== 'function' && signer.publicKey() !== this.account) {
       throw new SikarampError('`account` must be the Keypair’s own public key');
     }
+    this.memo = options.memo === undefined ? undefined : parseInput(MemoSchema, options.memo, 'memo');
+    const { tokenStore, tokenCacheKey } = options;
+    // What the store key fingerprints, so that a shared store serves only a client that can sign:
+    // the seed (32 random bytes, which one round hides), or the chosen tokenCacheKey (the slow hash).
+    let secret: { label: string; value: string | Uint8Array; rounds: number } | undefined;
+    if (typeof signer !== 'function') {
+      if (!signer.canSign()) throw optionError('signer', 'a Keypair without its secret key cannot sign');
+      if (tokenCacheKey !== undefined) throw optionError('tokenCacheKey', 'is for a signer function: the Keypair’s own secret keys the token cache');
+      secret = { label: 'seed', value: signer.rawSecretKey(), rounds: 1 };
+    } else if (tokenCacheKey) {
+      secret = { label: 'tokenCacheKey', value: tokenCacheKey, rounds: SLOW_FINGERPRINT_ROUNDS };
+    } else if (tokenStore !== undefined) {
+      throw optionError(
+        'tokenCacheKey',
+        'is required with a signer function and a tokenStore: without a secret in its key, a shared store would hand this account’s token to any client naming the account',
+      );
+    }
     const { anchorUrl, maxRetries, timeout, fetch, defaultHeaders, hooks, logger, logLevel } = options;
     this.#transport = { maxRetries, timeout, fetch, defaultHeaders, hooks, logger, logLevel };
     const auth: Authenticator = {
       headers: async (s) => ({ authorization: `Bearer ${await this.authenticate(s)}` }),
-      refresh: async (s) => void (await this.#tokens.renew(s)),
+      refresh: async (s) => void (await (await this.#tokens()).renew(s)),
       isExpired: isAuthenticationRequired,
     };
     this.#core = new HttpCore({ ...this.#transport, baseUrl: anchorUrl, auth });
-    this.#tokens = new TokenCache({
-      store: options.tokenStore,
-      key: `sikaramp:anchor:${this.#core.baseUrl}:${this.account}`,
-      obtain: (s) => this.#signIn(s),
-      now: this.#now,
-    });
+    // A token is for one principal (`sub`: the account, or `account:memo`), issued by one auth
+    // server for one home domain, and sent to this anchor: each of them keys it.
+    const principal = this.memo === undefined ? this.account : `${this.account}:${this.memo}`;
+    const scope = `sikaramp:anchor:${this.#core.baseUrl}:${principal}`;
+    const issuer = JSON.stringify([this.#homeDomain(), options.webAuthEndpoint ?? null, options.serverSigningKey ?? null, options.networkPassphrase ?? null]);
+    // Without a store given, the cache is this client's own memory, which no other client reads.
+    const fingerprint = async () =>
+      tokenStore === undefined || secret === undefined ? 'own' : secretFingerprint(`${scope}:${issuer}:${secret.label}`, secret.value, secret.rounds);
+    let cache: Promise<TokenCache> | undefined;
+    this.#tokens = () =>
+      (cache ??= fingerprint().then(
+        (print) => new TokenCache({ store: tokenStore, key: `${scope}:${print}`, obtain: (s) => this.#signIn(s), now: this.#now }),
+        (error: unknown) => {
+          cache = undefined;
+          throw error;
+        },
+      ));
     this.customers = new AnchorCustomers(this.#core);
     this.transfers = new AnchorTransfers(this.#core);
     // The quote server takes the anchor's own SEP-10 token.
@@ -141,8 +196,13 @@ export class AnchorClient {
   }
 
   /** A valid SEP-10 token: the cached one, or a fresh authentication (shared by concurrent callers). */
-  authenticate(signal?: AbortSignal): Promise<string> {
-    return this.#tokens.get(signal);
+  async authenticate(signal?: AbortSignal): Promise<string> {
+    return (await this.#tokens()).get(signal);
+  }
+
+  /** The home domain challenges are asked for: `homeDomain`, else the host of anchorUrl. */
+  #homeDomain(): string {
+    return this.#options.homeDomain ?? new URL(this.#options.anchorUrl).host;
   }
 
   /**
@@ -185,11 +245,11 @@ export class AnchorClient {
   async #signIn(signal?: AbortSignal): Promise<StoredToken> {
     const config = await this.#config(signal);
     const auth = new HttpCore({ ...this.#transport, baseUrl: config.endpoint });
-    const homeDomain = this.#options.homeDomain ?? new URL(this.#options.anchorUrl).host;
+    const homeDomain = this.#homeDomain();
     // SEP-10's `home_domain`: an auth server for several home domains signs challenges for the one named.
-    const query = { account: this.account, home_domain: homeDomain };
+    const query = { account: this.account, home_domain: homeDomain, ...(this.memo === undefined ? {} : { memo: this.memo }) };
     const challenge = await auth.get('', { signal, unwrap: false, query, schema: AnchorChallengeSchema });
-    const tx = validateChallenge(challenge, { ...config, account: this.account, homeDomain, now: this.#now() });
+    const tx = validateChallenge(challenge, { ...config, account: this.account, memo: this.memo, homeDomain, now: this.#now() });
     const signed = await this.#sign(tx, config.networkPassphrase);
     const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: AnchorTokenSchema });
     return { token, expiresAt: jwtExpiry(token) ?? this.#now() + SEP10_TOKEN_TTL_SECONDS * 1000 };
@@ -222,6 +282,8 @@ export interface ChallengeExpectations {
   /** The SEP-10 endpoint; its host name (without a port, as wallet libraries compare it) is the expected `web_auth_domain`. */
   endpoint: string;
   account: string;
+  /** The id memo asked for, if any: the challenge must carry exactly it. */
+  memo?: string | undefined;
   homeDomain: string;
   /** ms since the epoch. */
   now: number;
@@ -231,7 +293,8 @@ export interface ChallengeExpectations {
  * Checks a SEP-10 challenge before anything is signed, so that a hostile or broken server
  * cannot get anything else signed: the network, the anchor's signing key as source and
  * signer, sequence 0, live time bounds, a first `<home domain> auth` operation of the client
- * account with a 48-byte nonce, a matching `web_auth_domain`, no other kind of operation, no memo.
+ * account with a 48-byte nonce, a matching `web_auth_domain`, no other kind of operation, and
+ * no memo but the id memo asked for.
  */
 export function validateChallenge(challenge: { transaction: string; network_passphrase?: string }, expect: ChallengeExpectations): Transaction {
   if (challenge.network_passphrase !== undefined && challenge.network_passphrase !== expect.networkPassphrase) {
@@ -254,7 +317,11 @@ export function validateChallenge(challenge: { transaction: string; network_pass
   if (now > Number(bounds.maxTime)) throw new ChallengeError('time_bounds', 'it has expired');
   if (now + CHALLENGE_CLOCK_SKEW_SECONDS < Number(bounds.minTime)) throw new ChallengeError('time_bounds', 'it is not valid yet');
 
-  if (tx.memo.type !== MemoNone) throw new ChallengeError('memo', 'it carries a memo that was not asked for');
+  if (expect.memo === undefined) {
+    if (tx.memo.type !== MemoNone) throw new ChallengeError('memo', 'it carries a memo that was not asked for');
+  } else if (tx.memo.type !== MemoID || String(tx.memo.value) !== expect.memo) {
+    throw new ChallengeError('memo', 'its memo is not the id memo asked for');
+  }
 
   const [first, ...rest] = tx.operations;
   if (!first || first.type !== 'manageData' || first.source !== expect.account) {
@@ -307,6 +374,8 @@ function base64Length(text: string): number {
     return -1;
   }
 }
+
+const optionError = (option: string, message: string) => new ValidationError([{ path: [option], message }], 'AnchorClient options');
 
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 

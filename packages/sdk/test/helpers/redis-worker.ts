@@ -101,6 +101,8 @@ async function serve() {
       return tx.toXDR();
     },
     tokenStore: new RedisTokenCache(redis, { lockMs: config.lockMs, pollMs: 20, now }),
+    // A secret every process of this shop holds: a signer function has none to key the shared token.
+    tokenCacheKey: config.secret,
     now,
     fetch: async (input, init) => {
       const request = new Request(input, init);
