@@ -208,6 +208,11 @@ export function openSession(ctx: MockContext, merchantId: string, userId: string
 export function findSession(ctx: MockContext, sessionId: string, sessionToken: string): SessionRecord {
   const session = ctx.store.sessions.get(sessionId);
   if (!session || !timingSafeEqual(session.session_token, sessionToken)) throw unauthorized('invalid session');
+  return requireLiveSession(ctx, session);
+}
+
+/** The session, if it is still live: 401 UNAUTHORIZED once it has expired or its customer has been deleted. */
+export function requireLiveSession(ctx: MockContext, session: SessionRecord): SessionRecord {
   if (session.expires_at <= ctx.clock.now()) throw unauthorized('session expired');
   if (!ctx.store.customers.has(session.user_id)) throw unauthorized('invalid session');
   return session;

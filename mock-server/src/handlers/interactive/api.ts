@@ -8,6 +8,7 @@
  *   POST /api/verify    {phone, code}                checks the code
  *   POST /api/quote     {amount}                     the fee breakdown for an amount
  *   POST /api/complete  {provider, phone, amount?, destination_address?, otp_code?}
+ *                       (a merchant's transaction: also its key and session, as at /api/v1/widget/orders)
  *   GET  /api/transaction?since=<status>             the status, and each status passed since
  *
  * Errors use the widget backend's body plus `error.field`, the form field the page shows the
@@ -27,6 +28,7 @@ import type { TransactionRecord } from '../../state/anchor.js';
 import { completeInteractive, sendInteractiveOtp, verifyInteractivePhone } from '../../transactions/complete.js';
 import { findTransaction } from '../../transactions/create.js';
 import { quoteForTransaction, transactionView, type TransactionQuote, type TransactionView } from '../../transactions/view.js';
+import { confirmOrder, pageCredentials } from '../widget/orders.js';
 
 /** How long the page token works, seconds of clock time: long enough to watch a slow sell settle. */
 export const PAGE_TOKEN_TTL_SECONDS = 24 * 60 * 60;
@@ -202,6 +204,9 @@ export function apiHandlers(ctx: MockContext) {
     http.post(
       `${base}/complete`,
       step(ctx, { AMOUNT_OUT_OF_RANGE: 'amount', PHONE_NOT_VERIFIED: 'code' }, async (request, tx) => {
+        // A merchant's transaction is that merchant's order: confirmed as at POST /api/v1/widget/orders,
+        // with the key and session the page holds, which must still be good (the page token alone is not).
+        const merchant = tx.merchant_id ? await pageCredentials(ctx, tx) : undefined;
         const body = await readBody(request, CompleteBody);
         const input = {
           provider: body.provider,
@@ -210,7 +215,10 @@ export function apiHandlers(ctx: MockContext) {
           ...(body.amount === undefined ? {} : { amount: body.amount }),
           ...(body.destination_address === undefined ? {} : { destination_address: body.destination_address }),
         };
-        return { transaction: transactionView(ctx, await completeInteractive(ctx, tx, input)) };
+        const done = merchant
+          ? (await confirmOrder(ctx, merchant.auth, merchant.session, tx, input)).transaction
+          : await completeInteractive(ctx, tx, input);
+        return { transaction: transactionView(ctx, done) };
       }),
     ),
     http.get(

@@ -5,7 +5,8 @@
  *   GET {interactive_url}/transaction?id=…              the transaction's more_info_url
  *   {interactive_url}/api/…                             the form's steps (./api.ts)
  * A merchant's transaction is confirmed at the widget backend's POST /api/v1/widget/orders
- * with the request's public key and session; a direct client's through ./api.ts.
+ * with the request's public key and session; a direct client's through ./api.ts (which takes a
+ * merchant's too, with the same key and session checked as there).
  * A link works for 30 minutes from the transaction's start (the form's window): the form while
  * it is unfinished, then the status; an unknown or older link, or one whose form expired, gets
  * an error page (404).

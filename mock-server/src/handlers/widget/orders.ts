@@ -1,12 +1,14 @@
 import { http, type HttpHandler } from 'msw';
 import { z } from 'zod';
 import type { MockContext } from '../../context.js';
-import { findKey, findSession, rateLimit, requestOrigin, requireKey, requirePermission, type KeyAuth } from '../../http/auth.js';
+import { findKey, findSession, rateLimit, requestOrigin, requireKey, requireLiveSession, requirePermission, type KeyAuth } from '../../http/auth.js';
 import { readBody } from '../../http/body.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../http/errors.js';
 import { ok, route } from '../../http/respond.js';
 import { quoteForRequest, quoteSellAmount } from '../../quotes.js';
-import { completeInteractive } from '../../transactions/complete.js';
+import type { TransactionRecord } from '../../state/anchor.js';
+import type { OrderRecord, SessionRecord } from '../../store.js';
+import { completeInteractive, type CompleteInteractiveInput } from '../../transactions/complete.js';
 import { findTransaction } from '../../transactions/create.js';
 import { transactionView } from '../../transactions/view.js';
 import { orderView } from '../merchant/orders.js';
@@ -29,6 +31,14 @@ export const OrderCreateSchema = z.object({
   quote_id: z.string().trim().min(1).max(100).optional(),
 });
 
+/** The public key the interactive page sends: unknown or revoked 401 UNAUTHORIZED, a secret key 403 FORBIDDEN. */
+async function pageKey(ctx: MockContext, text: string): Promise<KeyAuth> {
+  const auth = await findKey(ctx, text);
+  if (!auth) throw unauthorized('invalid or revoked API key');
+  if (auth.key.key_type !== 'public') throw forbidden('the interactive page sends the public key');
+  return auth;
+}
+
 /**
  * The key of `X-API-Key`: a public key from its allowed domains or from the interactive page
  * (the service's own page, which the merchant's allowed domains frame), or the secret key
@@ -37,11 +47,75 @@ export const OrderCreateSchema = z.object({
 async function requireOrderKey(ctx: MockContext, request: Request): Promise<KeyAuth> {
   const text = request.headers.get('x-api-key')?.trim();
   if (!text || requestOrigin(request) !== new URL(ctx.urls.interactive).origin) return requireKey(ctx, request, { type: 'any', from: 'x-api-key' });
-  const auth = await findKey(ctx, text);
-  if (!auth) throw unauthorized('invalid or revoked API key');
-  if (auth.key.key_type !== 'public') throw forbidden('the interactive page sends the public key');
+  const auth = await pageKey(ctx, text);
   rateLimit(ctx, `key:${auth.key.id}`, auth.key.rate_limit_rpm, 60_000);
   return auth;
+}
+
+/**
+ * What the interactive page confirms a merchant's transaction with: the public key and the
+ * widget session of the request's merchant fields (those the page is handed to send here),
+ * checked as for the page's own request: a revoked key or an expired session is 401.
+ */
+export async function pageCredentials(ctx: MockContext, tx: TransactionRecord): Promise<{ auth: KeyAuth; session: SessionRecord }> {
+  const session = tx.merchant_session ? ctx.store.sessions.get(tx.merchant_session.session_id) : undefined;
+  if (!tx.merchant_session || !session) throw unauthorized('invalid session');
+  const auth = await pageKey(ctx, tx.merchant_session.api_key);
+  return { auth, session: requireLiveSession(ctx, session) };
+}
+
+/** The customer's answers that confirm the order. */
+export interface OrderInput extends CompleteInteractiveInput {
+  /** A SEP-38 quote of the transaction's account, for a guaranteed rate. */
+  quote_id?: string;
+}
+
+/**
+ * Confirms a merchant's order, however the customer's confirmation arrives: finishes `tx`'s
+ * form (completeInteractive) for the key's merchant and the session's customer (a live session
+ * of that merchant). `idempotencyKey` is spent only by an order created. Refusals change
+ * nothing: 404 (a transaction not the session's), 403 (the key lacks the direction's
+ * permission), 409 DUPLICATE_ORDER, and those of the quote and of completeInteractive.
+ */
+export async function confirmOrder(
+  ctx: MockContext,
+  { merchant, key }: KeyAuth,
+  session: SessionRecord,
+  tx: TransactionRecord | undefined,
+  input: OrderInput,
+  idempotencyKey?: string,
+): Promise<{ order: OrderRecord; transaction: TransactionRecord }> {
+  // From here on nothing awaits before the key is taken, so one key confirms one order.
+  if (!tx || tx.merchant_id !== merchant.id || tx.customer_id !== session.user_id) throw notFound('transaction');
+  requirePermission(key, tx.kind === 'deposit' ? 'onramp' : 'offramp');
+  const keyId = idempotencyKey === undefined ? undefined : `${merchant.id} ${idempotencyKey}`;
+  const used = keyId === undefined ? undefined : ctx.store.anchor.orderKeys.get(keyId);
+  if (used !== undefined) throw new HttpError(409, 'DUPLICATE_ORDER', `this X-Idempotency-Key was already used for transaction ${used}`);
+
+  const { quote_id, ...form } = input;
+  let amount = form.amount;
+  const attach = quote_id !== undefined && quote_id !== tx.quote_id;
+  if (attach) {
+    if (tx.quote_id) throw badRequest(`quote_id: the transaction is priced at quote ${tx.quote_id}`);
+    const quote = ctx.store.anchor.quotes.get(quote_id);
+    if (quote && quote.account === tx.account && ctx.clock.now() >= quote.expires_at) {
+      throw new HttpError(422, 'QUOTE_EXPIRED', 'quote expired; request a new one');
+    }
+    const checked = quoteForRequest(ctx, tx.kind, tx.account, quote_id, { amount: amount ?? tx.requested_amount ?? undefined });
+    amount ??= quoteSellAmount(checked);
+    tx.quote_id = checked.id;
+  }
+  if (keyId !== undefined) ctx.store.anchor.orderKeys.set(keyId, tx.id);
+  try {
+    await completeInteractive(ctx, tx, { ...form, ...(amount === undefined ? {} : { amount }) });
+  } catch (error) {
+    if (keyId !== undefined) ctx.store.anchor.orderKeys.delete(keyId);
+    if (attach) tx.quote_id = null;
+    throw error;
+  }
+  const order = tx.order_id ? ctx.store.orders.get(tx.order_id) : undefined;
+  if (!order) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');
+  return { order, transaction: tx };
 }
 
 /**
@@ -67,7 +141,7 @@ export function orderHandlers(ctx: MockContext): HttpHandler[] {
     http.post(
       `${ctx.urls.base}/api/v1/widget/orders`,
       route(ctx, 'envelope', async ({ request }) => {
-        const { merchant, key } = await requireOrderKey(ctx, request);
+        const auth = await requireOrderKey(ctx, request);
         for (const name of REQUIRED_HEADERS) {
           if (!request.headers.get(name)?.trim()) throw new HttpError(400, 'MISSING_HEADER', `the ${name} header is required`);
         }
@@ -76,45 +150,10 @@ export function orderHandlers(ctx: MockContext): HttpHandler[] {
           throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
         }
         const session = findSession(ctx, request.headers.get('x-session-id')!.trim(), request.headers.get('x-session-token')!.trim());
-        if (session.merchant_id !== merchant.id) throw unauthorized('invalid session');
-        const body = await readBody(request, OrderCreateSchema);
-
-        // From here on nothing awaits before the key is taken, so one key confirms one order.
-        const tx = findTransaction(ctx, body.transaction_id);
-        if (!tx || tx.merchant_id !== merchant.id || tx.customer_id !== session.user_id) throw notFound('transaction');
-        requirePermission(key, tx.kind === 'deposit' ? 'onramp' : 'offramp');
-        const keyId = `${merchant.id} ${idempotencyKey}`;
-        const used = ctx.store.anchor.orderKeys.get(keyId);
-        if (used !== undefined) throw new HttpError(409, 'DUPLICATE_ORDER', `this X-Idempotency-Key was already used for transaction ${used}`);
-
-        let amount = body.amount;
-        const attach = body.quote_id !== undefined && body.quote_id !== tx.quote_id;
-        if (attach) {
-          if (tx.quote_id) throw badRequest(`quote_id: the transaction is priced at quote ${tx.quote_id}`);
-          const quote = ctx.store.anchor.quotes.get(body.quote_id!);
-          if (quote && quote.account === tx.account && ctx.clock.now() >= quote.expires_at) {
-            throw new HttpError(422, 'QUOTE_EXPIRED', 'quote expired; request a new one');
-          }
-          const checked = quoteForRequest(ctx, tx.kind, tx.account, body.quote_id!, { amount: amount ?? tx.requested_amount ?? undefined });
-          amount ??= quoteSellAmount(checked);
-          tx.quote_id = checked.id;
-        }
-        ctx.store.anchor.orderKeys.set(keyId, tx.id);
-        try {
-          await completeInteractive(ctx, tx, {
-            provider: body.provider,
-            phone: body.phone,
-            ...(amount === undefined ? {} : { amount }),
-            ...(body.destination_address ? { destination_address: body.destination_address } : {}),
-          });
-        } catch (error) {
-          ctx.store.anchor.orderKeys.delete(keyId);
-          if (attach) tx.quote_id = null;
-          throw error;
-        }
-        const order = tx.order_id ? ctx.store.orders.get(tx.order_id) : undefined;
-        if (!order) throw new HttpError(500, 'INTERNAL_ERROR', 'internal error');
-        return ok(ctx, { order: orderView(order), transaction: transactionView(ctx, tx) }, 201);
+        if (session.merchant_id !== auth.merchant.id) throw unauthorized('invalid session');
+        const { transaction_id, ...input } = await readBody(request, OrderCreateSchema);
+        const { order, transaction } = await confirmOrder(ctx, auth, session, findTransaction(ctx, transaction_id), input, idempotencyKey);
+        return ok(ctx, { order: orderView(order), transaction: transactionView(ctx, transaction) }, 201);
       }),
     ),
   ];
