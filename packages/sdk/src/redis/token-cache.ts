@@ -3,6 +3,8 @@
  * dashboard) token: with its `lock`, one process renews while the others wait and then read
  * the new token, one round trip per token lifetime however many processes there are. The lock
  * expires after `lockMs`, so that a process that dies while renewing does not block the rest.
+ * One Redis may serve several accounts or tenants: the clients' keys carry a fingerprint of the
+ * secret that signs in (never the secret), so a client is handed only a token it could obtain.
  * The values are bearer tokens: keep this Redis private.
  */
 import type { StoredToken, TokenStore } from '../core/token-cache.js';
