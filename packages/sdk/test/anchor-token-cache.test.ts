@@ -4,9 +4,9 @@
  * it, and a token is reused only for its own principal (account, or `account:memo`), home domain
  * and anchor. Against two standalone mock anchors over HTTP on 127.0.0.1, with real keypairs.
  */
-import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
+import { Account, BASE_FEE, Keypair, Memo, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnchorClient, type AnchorClientOptions, type ChallengeSigner } from '../src/anchor/index.js';
+import { AnchorClient, ChallengeError, validateChallenge, type AnchorClientOptions, type ChallengeSigner } from '../src/anchor/index.js';
 import { ApiError, BadRequestError, MemoryTokenStore, ValidationError, type TokenStore } from '../src/index.js';
 import { customerInput } from './helpers/clients.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
@@ -198,5 +198,39 @@ describe('AnchorClient token cache options', () => {
       expect(error, memo).toBeInstanceOf(ValidationError);
       expect((error as Error).message).not.toContain(wallet.secret());
     }
+  });
+});
+
+describe('a challenge for a memo', () => {
+  const server = Keypair.random();
+  const user = Keypair.random();
+  const endpoint = 'https://anchor.example/auth';
+  /** A SEP-10 challenge for `user`, signed by `server`, with `memo`. */
+  const challenge = (memo?: Memo) => {
+    const now = Math.floor(Date.now() / 1000);
+    const builder = new TransactionBuilder(new Account(server.publicKey(), '-1'), { fee: BASE_FEE, networkPassphrase: Networks.TESTNET, timebounds: { minTime: now, maxTime: now + 300 } })
+      .addOperation(Operation.manageData({ name: 'anchor.example auth', value: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(48)))), source: user.publicKey() }))
+      .addOperation(Operation.manageData({ name: 'web_auth_domain', value: 'anchor.example', source: server.publicKey() }));
+    if (memo) builder.addMemo(memo);
+    const tx = builder.build();
+    tx.sign(server);
+    return { transaction: tx.toXDR() };
+  };
+  const expect1 = { serverKey: server.publicKey(), networkPassphrase: Networks.TESTNET, endpoint, account: user.publicKey(), memo: '1', homeDomain: 'anchor.example', now: Date.now() };
+  const reason = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return error instanceof ChallengeError ? error.reason : error;
+    }
+    return undefined;
+  };
+
+  it('signs one that carries the id memo asked for, and refuses another memo, a text memo, none, or one not asked for', () => {
+    expect(reason(() => validateChallenge(challenge(Memo.id('1')), expect1))).toBeUndefined();
+    expect(reason(() => validateChallenge(challenge(Memo.id('2')), expect1))).toBe('memo');
+    expect(reason(() => validateChallenge(challenge(Memo.text('1')), expect1))).toBe('memo');
+    expect(reason(() => validateChallenge(challenge(), expect1))).toBe('memo');
+    expect(reason(() => validateChallenge(challenge(Memo.id('1')), { ...expect1, memo: undefined }))).toBe('memo');
   });
 });
