@@ -121,6 +121,29 @@ describe('POST /api/v1/widget/orders (standalone, 127.0.0.1)', () => {
     expect((await status(tx.id)).transaction.status).toBe('incomplete');
   });
 
+  it('answers 400 VALIDATION_ERROR for an X-Idempotency-Key that is not a UUID, and changes nothing; a UUID in either case is one key', async () => {
+    const tx = await startBuy(env, shop);
+    await verifyPhone(env, await pageConfig(tx.url));
+    const session = await openSession(env, shop);
+    const body = { transaction_id: tx.id, provider: 'mtn', phone: PHONE };
+    const uuid = crypto.randomUUID();
+    const notUuids = ['order-42', 'valid-1', uuid.replaceAll('-', ''), `${uuid}x`, `{${uuid}}`, uuid.slice(0, -1) + 'g', 'k'.repeat(36)];
+    for (const key of notUuids) {
+      const res = await order(headersOf(shop.secretKey, session, key), body);
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.message).toBe('X-Idempotency-Key must be a UUID, e.g. crypto.randomUUID()');
+    }
+    const after = await status(tx.id);
+    expect(after.transaction.status).toBe('incomplete');
+    expect(after.order_id).toBeNull();
+    expect((await call(env, 'GET', '/api/v1/merchant/orders?limit=100', { headers: shop.owner.auth })).body.data.map((o: any) => o.transaction_id)).not.toContain(tx.id);
+
+    const first = await order(headersOf(shop.secretKey, session, uuid.toUpperCase()), body);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const other = await startBuy(env, shop);
+    expectError(await order(headersOf(shop.secretKey, session, uuid), { ...body, transaction_id: other.id }), 409, 'DUPLICATE_ORDER');
+  });
+
   it('answers 401 UNAUTHORIZED for an unknown key, a wrong session token or another merchant\'s session', async () => {
     const tx = await startBuy(env, shop);
     const session = await openSession(env, shop);

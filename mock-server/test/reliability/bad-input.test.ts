@@ -54,15 +54,13 @@ const withQuery = (path: string, name: string, value: string | undefined) => {
   return `${url.pathname}${url.search}`;
 };
 
-let fresh = 0;
-
 function cases(e: Endpoint, w: World): fc.Arbitrary<Case> {
   const credential = () => (e.auth ? { [e.auth.header]: e.auth.value(w) } : {});
   const request = (label: string, expect: Case['expect'], over: Partial<Case> = {}): Case => ({
     label,
     expect,
     path: e.path(w),
-    headers: { ...credential(), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: `bad-input-${++fresh}` } : {}) },
+    headers: { ...credential(), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: crypto.randomUUID() } : {}) },
     ...over,
   });
   /** The case with a valid body, when the endpoint takes one. */
@@ -184,7 +182,8 @@ const short = (v: unknown) => {
 
 /** The request `e` answers with success in the world (or with its `baseline` status). */
 function validRequest(e: Endpoint, w: World): Case {
-  const headers: Record<string, string> = { ...(e.auth ? { [e.auth.header]: e.auth.value(w) } : {}), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: `valid-${++fresh}` } : {}) };
+  // A UUID: the widget order endpoint takes no other idempotency key (000 section 5); the ramp API takes one as well.
+  const headers: Record<string, string> = { ...(e.auth ? { [e.auth.header]: e.auth.value(w) } : {}), ...e.headers?.(w), ...(e.freshHeader ? { [e.freshHeader]: crypto.randomUUID() } : {}) };
   if (!e.body) return { label: 'valid', expect: e.ok, path: e.path(w), headers };
   const body = fc.sample(e.body.valid(w), { numRuns: 1, seed: 1 })[0]!;
   const form = e.body.form;

@@ -13,8 +13,8 @@ import { findTransaction } from '../../transactions/create.js';
 import { transactionView } from '../../transactions/view.js';
 import { orderView } from '../merchant/orders.js';
 
-/** Longest `X-Idempotency-Key` accepted, characters (as the ramp API). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** 000 section 5: the order creation's `X-Idempotency-Key` is "a unique UUID" (any version, either case, as the SDK sends it). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The headers POST /api/v1/widget/orders requires besides `X-API-Key`, in the order a missing one is named. */
 const REQUIRED_HEADERS = ['X-Session-Id', 'X-Session-Token', 'X-Idempotency-Key'] as const;
@@ -124,13 +124,14 @@ export async function confirmOrder(
  * page calls it for a merchant's transaction; a merchant's server may too.
  *
  * Headers: `X-API-Key`, `X-Session-Id`, `X-Session-Token` (a live session of the key's
- * merchant, for the transaction's customer) and `X-Idempotency-Key`. Body: `transaction_id`,
+ * merchant, for the transaction's customer) and `X-Idempotency-Key` (a UUID). Body: `transaction_id`,
  * `provider`, `phone` (OTP-verified for this transaction or the customer before), `amount?`,
  * `destination_address?` (a buy's), `quote_id?`. 201 `{ order, transaction }`: the `ord_`
  * order as the order list shows it and the SEP-24 transaction, now `pending_user_transfer_start`.
  *
  * Refusals change nothing: 401 UNAUTHORIZED (key, as on every widget endpoint, or session),
- * 400 MISSING_HEADER (a session or idempotency header), 400 VALIDATION_ERROR, 404 NOT_FOUND
+ * 400 MISSING_HEADER (a session or idempotency header), 400 VALIDATION_ERROR (the body, or an
+ * idempotency key that is not a UUID), 404 NOT_FOUND
  * (a transaction not the session's), 403 FORBIDDEN (a key without the `onramp` or `offramp`
  * permission), 409 DUPLICATE_ORDER (the idempotency key confirmed an order before), 409
  * INVALID_STATE (the form is finished), 403 KYC_NOT_APPROVED, 422 PHONE_NOT_VERIFIED, 422
@@ -146,13 +147,12 @@ export function orderHandlers(ctx: MockContext): HttpHandler[] {
           if (!request.headers.get(name)?.trim()) throw new HttpError(400, 'MISSING_HEADER', `the ${name} header is required`);
         }
         const idempotencyKey = request.headers.get('x-idempotency-key')!.trim();
-        if (idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-          throw badRequest(`X-Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-        }
+        if (!UUID.test(idempotencyKey)) throw badRequest('X-Idempotency-Key must be a UUID, e.g. crypto.randomUUID()');
         const session = findSession(ctx, request.headers.get('x-session-id')!.trim(), request.headers.get('x-session-token')!.trim());
         if (session.merchant_id !== auth.merchant.id) throw unauthorized('invalid session');
         const { transaction_id, ...input } = await readBody(request, OrderCreateSchema);
-        const { order, transaction } = await confirmOrder(ctx, auth, session, findTransaction(ctx, transaction_id), input, idempotencyKey);
+        // The same UUID in either case is the same key.
+        const { order, transaction } = await confirmOrder(ctx, auth, session, findTransaction(ctx, transaction_id), input, idempotencyKey.toLowerCase());
         return ok(ctx, { order: orderView(order), transaction: transactionView(ctx, transaction) }, 201);
       }),
     ),
