@@ -448,7 +448,7 @@ export const ENDPOINTS: Endpoint[] = [
     headers: (w) => ({ 'x-session-id': w.session.id, 'x-session-token': w.session.token }),
     freshHeader: 'x-idempotency-key',
     badHeaders: {
-      'x-idempotency-key': fc.oneof(fc.constantFrom('', '   '), longer(255)),
+      'x-idempotency-key': fc.oneof(fc.constantFrom('', '   ', 'order-42', '7d3c1a52-0a51-4c36-9a0e-0b1d6f6b7a1'), longer(255)),
       'x-session-id': fc.constantFrom('', '   '),
       'x-session-token': fc.constantFrom('', '   '),
     },

@@ -23,7 +23,7 @@ import {
   CustomerSchema,
 } from '../resources/widget/customers.js';
 import { DepositParamsSchema, InteractiveTransactionSchema, WithdrawParamsSchema } from '../resources/widget/interactive.js';
-import { WidgetOrderCreateParamsSchema, WidgetOrderSchema } from '../resources/widget/orders.js';
+import { IdempotencyKeySchema, WidgetOrderCreateParamsSchema, WidgetOrderSchema } from '../resources/widget/orders.js';
 import { SessionCreateParamsSchema, SessionSchema } from '../resources/widget/session.js';
 import { AnchorChallengeSchema, AnchorTokenSchema } from '../resources/anchor/sep10.js';
 import {
@@ -189,6 +189,8 @@ const idempotencyKey = (name: string, required: boolean, max: number, descriptio
 });
 
 const RAMP_IDEMPOTENCY = idempotencyKey('X-Idempotency-Key', true, 255, 'A new value per order (a UUID); a value used before answers 409 DUPLICATE_ORDER.');
+/** 000 section 5: the widget order's key is "a unique UUID". */
+const WIDGET_ORDER_IDEMPOTENCY: Header = { name: 'X-Idempotency-Key', required: true, description: 'A new UUID per order; a value used before answers 409 DUPLICATE_ORDER.', schema: IdempotencyKeySchema };
 const sessionHeader = (name: string): Header => ({ name, required: true, description: 'From POST /api/v1/widget/session.', schema: z.string().min(1) });
 
 const json = (description: string, schema: z.ZodType) => ({ description, schema });
@@ -224,7 +226,7 @@ export const ROUTES: Route[] = [
     tag: 'Widget backend',
     summary: "Confirm an interactive transaction's order (the customer's confirmation)",
     auth: 'apiKey',
-    headers: [RAMP_IDEMPOTENCY, sessionHeader('X-Session-Id'), sessionHeader('X-Session-Token')],
+    headers: [WIDGET_ORDER_IDEMPOTENCY, sessionHeader('X-Session-Id'), sessionHeader('X-Session-Token')],
     // The session travels in the two headers, not in the body.
     body: WidgetOrderCreateParamsSchema.omit({ session: true }),
     responses: { 201: json('The order and its transaction, waiting for the payment.', envelope(WidgetOrderSchema)) },

@@ -6,7 +6,7 @@ import { AnchorTransactionSchema } from '../anchor/sep24.js';
 import { OrderSchema } from '../merchant/orders.js';
 
 /** 000 section 5: the order creation's `X-Idempotency-Key` is "a unique UUID" (any version, either case). */
-const IdempotencyKeySchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID, e.g. crypto.randomUUID()');
+export const IdempotencyKeySchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID, e.g. crypto.randomUUID()');
 
 export const WidgetOrderCreateParamsSchema = z.strictObject({
   /** The customer's widget session (`widget.sessions.create()`), sent as `X-Session-Id` and `X-Session-Token`. */
