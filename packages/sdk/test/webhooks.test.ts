@@ -96,6 +96,22 @@ describe.each(CRYPTOS)('order and ramp payment webhooks, %s', (_name, crypto) =>
     }
   });
 
+  it('covers the exact bytes of a body: a byte order mark is signed and then refused as JSON, invalid UTF-8 never matches', async () => {
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(orderBody)]);
+    // Signed over its bytes, BOM included: the signature holds, and JSON.parse refuses it as it does the same text as a string.
+    expect(await reasonOf(verify({ body: bom, headers: orderHeaders(bom) }))).toBe('invalid_json');
+    expect(await reasonOf(verify({ body: bom.toString(), headers: orderHeaders(bom) }))).toBe('invalid_json');
+    // A BOM put before a body signed without one is a change of the bytes.
+    expect(await reasonOf(verify({ body: bom, headers: orderHeaders(orderBody) }))).toBe('no_matching_signature');
+    // Invalid UTF-8, signed over its bytes, reads back as other bytes.
+    const invalid = Buffer.concat([Buffer.from(orderBody.slice(0, -1)), Buffer.from([0xff, 0x7d])]);
+    expect(await reasonOf(verify({ body: invalid, headers: orderHeaders(invalid) }))).toBe('no_matching_signature');
+  });
+
+  it('reads a plain object that has a header named get', async () => {
+    await expect(verify({ headers: { ...orderHeaders(), get: 'x' } })).resolves.toEqual(order);
+  });
+
   it('reads headers from a Headers object and from mixed-case keys', async () => {
     await expect(verify({ headers: new Headers(orderHeaders()) })).resolves.toEqual(order);
     const { 'x-webhook-signature': sig, 'x-webhook-timestamp': ts } = orderHeaders();
@@ -186,6 +202,12 @@ describe.each(CRYPTOS)('order and ramp payment webhooks, %s', (_name, crypto) =>
     await expect(verify({ now: at(NOW + 300) })).resolves.toEqual(order);
     await expect(verify({ now: at(NOW - 300) })).resolves.toEqual(order);
     expect(await reasonOf(verify({ now: at(NOW + 31), tolerance: 30 }))).toBe('timestamp_too_old');
+  });
+
+  it('says how far off a refused timestamp is', async () => {
+    const error = await verify({ now: at(NOW + 301) }).catch((e: unknown) => e as WebhookVerificationError);
+    expect(error).toMatchObject({ reason: 'timestamp_too_old', message: 'timestamp_too_old: 301 s off' });
+    await expect(verify({ now: at(NOW - 301) })).rejects.toMatchObject({ reason: 'timestamp_in_future', message: 'timestamp_in_future: 301 s off' });
   });
 
   it('skips the timestamp check with tolerance 0', async () => {

@@ -10,8 +10,8 @@ export interface WebCrypto {
   subtle: SubtleCrypto;
 }
 
-/** The lowercase hex HMAC-SHA256, keyed with the UTF-8 bytes of `secret`, of `prefix` then `body`; `crypto` is the caller's Web Crypto, if any. */
-export type Hmac = (secret: string, prefix: string, body: string | Uint8Array, crypto?: WebCrypto) => string | Promise<string>;
+/** The lowercase hex HMAC-SHA256 of `content` keyed with `secret`, each as UTF-8; `crypto` is the caller's Web Crypto, if any. */
+export type Hmac = (secret: string, content: string, crypto?: WebCrypto) => string | Promise<string>;
 
 export const toHex = (bytes: ArrayLike<number>): string => Array.from(bytes, (b) => (b | 256).toString(16).slice(1)).join('');
 
@@ -20,16 +20,11 @@ const encoder = new TextEncoder();
 /** Imported keys by secret, with the SubtleCrypto that made them, so that a busy endpoint imports each secret once; emptied past 16. */
 const keys = new Map<string, [SubtleCrypto, Promise<CryptoKey>]>();
 
-export const webHmac: Hmac = async (secret, prefix, body, { subtle } = globalThis.crypto) => {
+export const webHmac: Hmac = async (secret, content, { subtle } = globalThis.crypto) => {
   let key = keys.get(secret);
   if (key?.[0] !== subtle) {
     if (keys.size > 15) keys.clear();
     keys.set(secret, (key = [subtle, subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])]));
   }
-  const head = encoder.encode(prefix);
-  const tail = typeof body === 'string' ? encoder.encode(body) : body;
-  const content = new Uint8Array(head.length + tail.length);
-  content.set(head);
-  content.set(tail, head.length);
-  return toHex(new Uint8Array(await subtle.sign('HMAC', await key[1], content)));
+  return toHex(new Uint8Array(await subtle.sign('HMAC', await key[1], encoder.encode(content))));
 };

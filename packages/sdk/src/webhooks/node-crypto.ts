@@ -3,4 +3,4 @@ import { createHmac } from 'node:crypto';
 import type { Hmac } from './crypto.js';
 
 // No await on this path: a delivery is verified at once, with no turn of the microtask queue.
-export const nodeHmac: Hmac = (secret, prefix, body) => createHmac('sha256', secret).update(prefix).update(body).digest('hex');
+export const nodeHmac: Hmac = (secret, content) => createHmac('sha256', secret).update(content).digest('hex');

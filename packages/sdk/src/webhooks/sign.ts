@@ -26,7 +26,7 @@ export interface SignedWebhook {
 async function sign(input: SignWebhookInput<unknown>, hmac: Hmac, timestamped: boolean) {
   const body = typeof input.payload === 'string' ? input.payload : JSON.stringify(input.payload);
   const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
-  return { body, timestamp, hex: await (input.crypto ? webHmac : hmac)(input.secret, timestamped ? `${timestamp}.` : '', body, input.crypto) };
+  return { body, timestamp, hex: await (input.crypto ? webHmac : hmac)(input.secret, timestamped ? `${timestamp}.${body}` : body, input.crypto) };
 }
 
 /** Signs an order or ramp payment webhook with `hmac`; the entries bind it (`signWebhook`). */

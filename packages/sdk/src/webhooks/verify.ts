@@ -37,7 +37,7 @@ export type WebhookVerificationReason =
 export class WebhookVerificationError extends SikarampError {
   override name = 'WebhookVerificationError';
   /** Which check failed. */
-  readonly reason: WebhookVerificationReason;
+  declare readonly reason: WebhookVerificationReason;
   constructor(reason: WebhookVerificationReason, message: string) {
     super(message);
     this.reason = reason;
@@ -98,11 +98,17 @@ export interface VerifiedWebhook<E> {
 export type Kind = 0 | 1 | 2;
 
 const SCHEMES: WebhookSignatureScheme[] = ['body', 'timestamp.body'];
+const ENCODINGS: WebhookSignatureEncoding[] = ['hex', 'base64'];
 /** Ends every message that may mean the body was parsed first. */
 const RAW_BODY = 'Pass the raw request body (e.g. express.raw())';
-const decoder = new TextDecoder();
+/**
+ * Bytes are read as UTF-8 text once, for the HMAC and for JSON.parse: re-encoded, valid UTF-8
+ * is the same bytes, a byte order mark included (kept, so JSON.parse refuses it as in a string
+ * body); invalid UTF-8 comes back changed and fails the signature.
+ */
+const decoder = new TextDecoder('utf8', { ignoreBOM: true });
 
-/** The message is the reason, then what was found: `missing_header: X-Svc-Signature`. */
+/** The message is the reason, then what was found: `missing_header: x-svc-signature`, `timestamp_too_old: 412 s off`. */
 const fail = (reason: WebhookVerificationReason, detail: string): never => {
   throw new WebhookVerificationError(reason, `${reason}: ${detail}`);
 };
@@ -117,78 +123,79 @@ export async function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: H
   const checkout = kind > 1;
   // Checkout has one scheme, and takes no pinning.
   const { scheme, encoding }: VerifyOrderWebhookInput = checkout ? ({} as never) : input;
-  if (!(tolerance >= 0) || ![undefined, ...SCHEMES].includes(scheme) || ![undefined, 'hex', 'base64'].includes(encoding)) {
+  if (!(tolerance >= 0) || !SCHEMES.includes(scheme ?? 'body') || !ENCODINGS.includes(encoding ?? 'hex')) {
     throw new RangeError('Invalid scheme, encoding or tolerance');
   }
 
   // A plain object (Node's req.headers, signWebhook's) is read without regard to case, its first
-  // defined value for each name. An array (a header sent twice) reads as its values joined with commas.
+  // defined value for each name; a Headers object has no enumerable keys. An array (a header sent
+  // twice) reads as its values joined with commas. A `get` that is no function is a header of that name.
   const plain: Record<string, unknown> = {};
-  const isPlain = typeof headers.get !== 'function';
-  if (isPlain) for (const key in headers) plain[key.toLowerCase()] ??= (headers as Record<string, unknown>)[key];
-  const read = (name: string) => `${(isPlain ? plain[name.toLowerCase()] : (headers as Headers).get(name)) ?? ''}`.trim();
-  const need = (name: string) => read(name) || fail('missing_header', name);
+  for (const key in headers) plain[key.toLowerCase()] ??= (headers as Record<string, unknown>)[key];
+  /** The header `name` (in lowercase), or `absent` when it is missing: by default a missing_header refusal. */
+  const read = (name: string, absent?: string): string =>
+    `${((headers.get as unknown as Function | undefined)?.call ? (headers as Headers).get(name) : plain[name]) ?? ''}`.trim() || (absent ?? fail('missing_header', name));
 
-  const id = checkout && need('X-Svc-Event-ID');
-  const type = checkout && need('X-Svc-Event-Type');
+  // Checkout's event headers, held against the signed body once it verifies.
+  const sent: Record<string, string> = {};
+  if (checkout) for (const field of ['id', 'type']) sent[field] = read(`x-svc-event-${field}`);
   // A Buffer, another view or an ArrayBuffer, from any realm (a vm context, a test runner): all have a byteLength.
   let body = input.body as any;
-  if (typeof body !== 'string') {
-    if (!(body?.byteLength >= 0)) fail('body_not_raw', `got ${body === null ? 'null' : typeof body}. ${RAW_BODY}`);
-    body = new Uint8Array(body.buffer ?? body, body.byteOffset, body.byteLength);
-  }
-  const prefix = checkout ? 'X-Svc-' : 'X-Webhook-';
+  if (typeof body !== 'string') body = body?.byteLength >= 0 ? decoder.decode(body) : fail('body_not_raw', `got ${typeof body}. ${RAW_BODY}`);
+  const prefix = checkout ? 'x-svc-' : 'x-webhook-';
   // For 24 h after a rotation, order webhooks also carry the previous secret's signature.
-  const signature = `${need(`${prefix}Signature`)},${checkout ? '' : read('X-Webhook-Signature-Previous')}`;
-  const timestamp = need(`${prefix}Timestamp`);
-  if (!/^\d{1,12}$/.test(timestamp)) fail('malformed_header', `${prefix}Timestamp`);
+  const signature = `${read(`${prefix}signature`)},${checkout ? '' : read(`${prefix}signature-previous`, '')}`;
+  const timestamp = read(`${prefix}timestamp`);
+  if (!/^\d{1,12}$/.test(timestamp)) fail('malformed_header', `${prefix}timestamp`);
 
-  // Each entry as lowercase hex, with its encoding: hex (any case) or base64 (standard or URL-safe), after
+  // Each entry (comma or space apart) as lowercase hex, with its encoding:
+  // 64 hex digits (any case) or 43 base64 characters (standard or URL-safe) and their padding, after
   // `v1=` (checkout: only those count, other versions may appear beside them) or `sha256=` (order: optional).
   const candidates: [string, WebhookSignatureEncoding][] = [];
-  for (const part of signature.split(/[\s,]+/)) {
-    const [, v1, hex, base64] = /^(?:(v1=)|sha256=)?(?:([\da-fA-F]{64})|([\w+/-]{43})=?)$/.exec(part) ?? [];
-    if (v1 || !checkout) {
-      if (hex && encoding !== 'base64') candidates.push([hex.toLowerCase(), 'hex']);
-      if (base64 && encoding !== 'hex') candidates.push([toHex(Array.from(atob(base64.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))), 'base64']);
+  for (const [, version, value] of signature.matchAll(/(?:^|[\s,])(v1=|sha256=)?([\w+/-]{43}=?|[\da-fA-F]{64})(?=[\s,]|$)/g)) {
+    const found = ENCODINGS[value![63] ? 0 : 1]!;
+    if ((version === 'v1=' || !checkout) && (encoding ?? found) === found) {
+      candidates.push([value![63] ? value!.toLowerCase() : toHex(Array.from(atob(value!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))), found]);
     }
   }
-  if (!candidates.length) fail('malformed_header', `${prefix}Signature`);
+  if (!candidates.length) fail('malformed_header', `${prefix}signature`);
 
+  // In whole seconds, as the timestamp is written.
   const age = Math.floor(+(input.now ?? Date.now()) / 1000) - +timestamp;
-  if (tolerance && Math.abs(age) > tolerance) fail(age > 0 ? 'timestamp_too_old' : 'timestamp_in_future', `${Math.abs(age)} s off, over the ${tolerance} s tolerance: a replay, or a wrong clock`);
+  const off = Math.abs(age);
+  if (tolerance && off > tolerance) fail(`timestamp_${age > 0 ? 'too_old' : 'in_future'}`, `${off} s off`);
 
-  // A string is the common case: no array to flatten.
-  const secrets = (typeof input.secret === 'string' ? [input.secret] : [input.secret].flat()).filter((secret) => secret && typeof secret === 'string');
+  const { secret } = input;
+  const secrets = (Array.isArray(secret) ? secret : [secret]).filter((secret) => secret && typeof secret === 'string');
   if (!secrets.length) throw new CredentialError('The webhook secret is required');
 
   // Each secret with each scheme, in turn; every candidate compared in constant time, so the time taken does not say which matched.
   for (const secret of secrets) {
     for (const signed of checkout ? SCHEMES.slice(1) : scheme ? [scheme] : SCHEMES) {
-      let expected = (crypto ? webHmac : hmac)(secret, signed === 'body' ? '' : `${timestamp}.`, body, crypto);
+      let expected = (crypto ? webHmac : hmac)(secret, `${signed === 'body' ? '' : `${timestamp}.`}${body}`, crypto);
       // node:crypto answers at once: no turn of the microtask queue for it.
       if (typeof expected !== 'string') expected = await expected;
       let matched: WebhookSignatureEncoding | undefined;
-      for (const [hex, encoding] of candidates) {
+      for (const [bytes, found] of candidates) {
         let diff = 0;
-        for (let j = 0; j < 64; j++) diff |= expected.charCodeAt(j) ^ hex.charCodeAt(j);
-        if (!diff) matched ??= encoding;
+        for (let i = 0; i < 64; i++) diff |= expected.charCodeAt(i) ^ bytes.charCodeAt(i);
+        if (!diff) matched ??= found;
       }
       if (!matched) continue;
 
       let event: any;
       try {
-        event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+        event = JSON.parse(body);
       } catch {}
       if (Object(event) !== event || Array.isArray(event) || (!checkout && typeof event.event !== 'string')) fail('invalid_json', 'not a JSON event object');
-      if (!checkout) return kind ? event : { event, timestamp: +timestamp, scheme: signed, encoding: matched, timestampSigned: signed !== 'body' };
-      // The event headers are not under the signature: the signed body decides, and a header
-      // that says otherwise is refused, so that no one can steer de-duplication or routing with it.
-      for (const [field, header] of Object.entries({ id, type })) {
-        const value = event[field];
-        if (value !== undefined && value !== header) fail(typeof value === 'string' ? 'header_mismatch' : 'invalid_json', `the signed body's ${field} and its header differ`);
+      // The event headers are not under the signature: the signed body decides, and a header that
+      // says otherwise is refused, so that no one can steer de-duplication or routing with it; a
+      // body without the field takes the header's.
+      for (const field in sent) {
+        if (!(field in event)) event[field] = sent[field];
+        if (event[field] !== sent[field]) fail(typeof event[field] === 'string' ? 'header_mismatch' : 'invalid_json', `x-svc-event-${field}`);
       }
-      return { ...event, id, type };
+      return kind ? event : { event, timestamp: +timestamp, scheme: signed, encoding: matched, timestampSigned: signed !== 'body' };
     }
   }
   fail('no_matching_signature', `check the secret. ${RAW_BODY}`);
