@@ -368,4 +368,17 @@ describe('the node:crypto build (the node, bun and deno export conditions)', () 
     expect(given.subtle.sign).toHaveBeenCalled();
     expect(await reasonOf(nodeBuild.verifyWebhook({ ...input, body: `${orderBody} ` }))).toBe('no_matching_signature');
   });
+
+  it('imports each secret once for a Web Crypto, and again for another', async () => {
+    const subtle = webcrypto.subtle as unknown as SubtleCrypto;
+    const crypto = () => ({ subtle: { importKey: vi.fn(subtle.importKey.bind(subtle)), sign: subtle.sign.bind(subtle) } as unknown as SubtleCrypto });
+    const [first, second] = [crypto(), crypto()];
+    const old = hmac('whsec_old', orderBody);
+    const input = { body: orderBody, headers: orderHeaders(orderBody, NOW, old), secret: ['whsec_new', 'whsec_old'], now: at(NOW) };
+    for (let i = 0; i < 3; i++) await expect(nodeBuild.verifyWebhook({ ...input, crypto: first })).resolves.toEqual(order);
+    expect(first.subtle.importKey).toHaveBeenCalledTimes(2);
+    await expect(verifyWebhook({ ...input, crypto: second })).resolves.toEqual(order);
+    await expect(verifyWebhook({ ...input, crypto: second })).resolves.toEqual(order);
+    expect(second.subtle.importKey).toHaveBeenCalledTimes(2);
+  });
 });

@@ -17,14 +17,15 @@ export const toHex = (bytes: ArrayLike<number>): string => Array.from(bytes, (b)
 
 const encoder = new TextEncoder();
 
-/** Imported keys by secret, with the SubtleCrypto that made them, so that a busy endpoint imports each secret once; emptied past 16. */
-const keys = new Map<string, [SubtleCrypto, Promise<CryptoKey>]>();
+/** Imported keys by secret, all made by `owner`, so that a busy endpoint imports each secret once; emptied past 16 and when another SubtleCrypto comes. */
+const keys = new Map<string, Promise<CryptoKey>>();
+let owner: SubtleCrypto | undefined;
 
 export const webHmac: Hmac = async (secret, content, { subtle } = globalThis.crypto) => {
-  let key = keys.get(secret);
-  if (key?.[0] !== subtle) {
+  if (owner !== subtle) keys.clear(), (owner = subtle);
+  if (!keys.has(secret)) {
     if (keys.size > 15) keys.clear();
-    keys.set(secret, (key = [subtle, subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])]));
+    keys.set(secret, subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']));
   }
-  return toHex(new Uint8Array(await subtle.sign('HMAC', await key[1], encoder.encode(content))));
+  return toHex(new Uint8Array(await subtle.sign('HMAC', (await keys.get(secret))!, encoder.encode(content))));
 };
