@@ -7,9 +7,12 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toExpress } from '../src/handlers/adapters/express.js';
 import { createWebhookHandler, MemoryDedupeStore, type DedupeStore } from '../src/handlers/index.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from '../src/webhooks/index.js';
 import { SqliteDedupeStore } from '../src/webhooks/sqlite.js';
@@ -106,6 +109,68 @@ describe('createWebhookHandler', () => {
     expect((await first).status).toBe(200);
     expect((await handle(orderDelivery(payload))).status).toBe(200);
     expect(calls).toBe(1);
+  });
+
+  it('answers 409 over HTTP to a redelivery that comes after the lease of a slow onEvent, which runs once', async () => {
+    const db = new DatabaseSync(join(dir, 'slow.db'));
+    const ran: string[] = [];
+    const errors: unknown[] = [];
+    const handle = createWebhookHandler({
+      secret: SECRET,
+      store: new SqliteDedupeStore(db),
+      leaseSeconds: 1,
+      // A fulfilment slower than the lease: the lease is renewed while it runs.
+      onEvent: async (event) => {
+        ran.push(event.event);
+        await new Promise((r) => setTimeout(r, 1_600));
+      },
+      onError: (e) => void errors.push(e),
+    });
+    const serve = toExpress(handle);
+    const server = createServer((req, res) => serve(req, res, () => res.destroy()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const body = JSON.stringify(orderEvent());
+    const deliver = () =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': hmac(SECRET, body), 'x-webhook-timestamp': String(now()) }, body });
+    try {
+      const first = deliver();
+      await new Promise((r) => setTimeout(r, 1_300));
+      expect(await read(await deliver())).toMatchObject({ status: 409, body: { error: { code: 'in_flight' } } });
+      expect(await read(await first)).toEqual({ status: 200, body: { received: true } });
+      expect(await read(await deliver())).toEqual({ status: 200, body: { received: true, duplicate: true } });
+      expect(ran).toEqual(['order.completed']);
+      expect(errors).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      db.close();
+    }
+  });
+
+  it('reports to onError, with its request, an onEvent whose lease was lost while it ran', async () => {
+    let clock = 0;
+    const reported: [unknown, Request][] = [];
+    let finish!: () => void;
+    const handle = createWebhookHandler({
+      secret: SECRET,
+      store: new MemoryDedupeStore({ now: () => clock }),
+      leaseSeconds: 1,
+      onEvent: () => new Promise<void>((resolve) => (finish = resolve)),
+      onError: (e, request) => void reported.push([e, request]),
+    });
+    const payload = orderEvent();
+    const stalled = orderDelivery(payload);
+    const first = handle(stalled);
+    await new Promise((r) => setTimeout(r, 10));
+    const finishFirst = finish;
+    clock += 2_000; // the process stalled past the lease: the retry claims the event again
+    const second = handle(orderDelivery(payload));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(reported).toEqual([[expect.objectContaining({ name: 'DedupeLeaseError', reason: 'lost' }), stalled]]);
+    finishFirst();
+    finish();
+    expect([(await first).status, (await second).status]).toEqual([200, 200]);
   });
 
   it('answers 400 for a wrong secret or a re-serialised body, runs nothing, and claims no key', async () => {

@@ -12,6 +12,7 @@ import { SikarampError } from '../src/core/errors.js';
 import { TokenCache } from '../src/core/token-cache.js';
 import { createWebhookHandler } from '../src/handlers/index.js';
 import { fromNodeRedis, RedisDedupeStore, RedisStoreError, RedisTokenCache, type RedisScriptRunner } from '../src/redis/index.js';
+import { outlivesItsLease, staleClaimChangesNothing } from './helpers/lease.js';
 import { redisSuite } from './helpers/redis-clients.js';
 
 const suite = redisSuite();
@@ -65,6 +66,14 @@ describe.each([
     expect(await new RedisDedupeStore(runner).claim(key, 60)).toBe('pending');
     await next.commit(key, 60);
     expect(await new RedisDedupeStore(runner).claim(key, 60)).toBe(false);
+  });
+
+  it('keeps the claim of a handler that outlives its lease while it runs: another process answers pending, the handler runs once', async () => {
+    await outlivesItsLease(new RedisDedupeStore(runner), new RedisDedupeStore(runner), fresh('slow'));
+  });
+
+  it("lets a stale claim's release, renewal and commit change nothing once another claim took the key", async () => {
+    await staleClaimChangesNothing(new RedisDedupeStore(runner), fresh('stale'), () => sleep(300));
   });
 
   it('keeps a handled key for its TTL, then forgets it', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDeduplicator, MemoryDedupeStore, webhookEventKey, type DedupeStore } from '../src/webhooks/dedupe.js';
+import { createDeduplicator, DedupeLeaseError, MemoryDedupeStore, webhookEventKey, type DedupeStore } from '../src/webhooks/dedupe.js';
+import { outlivesItsLease, sleep, staleClaimChangesNothing } from './helpers/lease.js';
 
 describe('webhook de-duplication', () => {
   it('runs the handler once per event id, even for deliveries that arrive together', async () => {
@@ -77,5 +78,73 @@ describe('webhook de-duplication', () => {
     const event = { event: 'order.completed', order_id: 'ord_1' } as never;
     expect((await dedupe.once(event, () => 1)).duplicate).toBe(false);
     expect((await dedupe.once(event, () => 1)).duplicate).toBe(true);
+  });
+});
+
+describe('a handler that runs longer than its lease', () => {
+  it('keeps its claim: the redelivery after the lease is pending, the handler runs once, its commit holds', async () => {
+    const store = new MemoryDedupeStore();
+    await outlivesItsLease(store, store, 'order:ord_slow:order.completed');
+  });
+
+  it("lets a stale claim's release, renewal and commit change nothing once another claim took the key", async () => {
+    let now = 0;
+    await staleClaimChangesNothing(new MemoryDedupeStore({ now: () => now }), 'k', () => (now += 300));
+  });
+
+  it('is told when its lease was lost (the process stalled past it): onLeaseError, the signal aborts, its release leaves the new claim', async () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ now: () => now });
+    const errors: DedupeLeaseError[] = [];
+    const dedupe = createDeduplicator({ store, leaseSeconds: 1, onLeaseError: (e) => void errors.push(e) });
+    let signal!: AbortSignal;
+    let secondDone!: () => void;
+    const stalled = dedupe.once('evt_1', async (s) => {
+      signal = s;
+      // A cooperative handler checks the signal before its effect, and gives up.
+      await new Promise((resolve) => s.addEventListener('abort', resolve));
+      throw s.reason;
+    });
+    now += 2_000; // the process stalled: no renewal ran, the lease ran out, the retry claims it
+    const second = dedupe.once('evt_1', () => new Promise<string>((resolve) => (secondDone = () => resolve('second'))));
+    await expect(stalled).rejects.toBeInstanceOf(DedupeLeaseError);
+    expect(errors).toEqual([expect.objectContaining({ name: 'DedupeLeaseError', reason: 'lost', key: 'evt_1' })]);
+    expect(signal.aborted).toBe(true);
+    expect(await dedupe.once('evt_1', () => 'third')).toEqual({ duplicate: true, pending: true });
+    secondDone();
+    expect(await second).toEqual({ duplicate: false, result: 'second' });
+    expect(await dedupe.once('evt_1', () => 'third')).toEqual({ duplicate: true, pending: false });
+  });
+
+  it('reports a renewal the store failed, and goes on renewing', async () => {
+    const inner = new MemoryDedupeStore();
+    let renewals = 0;
+    const store: DedupeStore = {
+      claim: (key, ttl, id) => inner.claim(key, ttl, id),
+      release: (key, id) => inner.release(key, id),
+      commit: (key, ttl, id) => inner.commit(key, ttl, id),
+      renew: (key, lease, id) => (++renewals === 1 ? Promise.reject(new Error('database down')) : inner.renew(key, lease, id)),
+    };
+    const errors: DedupeLeaseError[] = [];
+    const dedupe = createDeduplicator({ store, leaseSeconds: 0.3, onLeaseError: (e) => void errors.push(e) });
+    expect(await dedupe.once('evt_1', () => sleep(400).then(() => 'done'))).toEqual({ duplicate: false, result: 'done' });
+    expect(renewals).toBeGreaterThanOrEqual(2);
+    expect(errors).toEqual([expect.objectContaining({ reason: 'failed', message: 'Renewing the lease on evt_1 failed: database down' })]);
+    expect(await inner.claim('evt_1', 60)).toBe(false);
+  });
+
+  it('runs twice with a store of your own that has commit but no renew (set leaseSeconds above your slowest handler)', async () => {
+    let now = 0;
+    const inner = new MemoryDedupeStore({ now: () => now });
+    const store: DedupeStore = { claim: (k, t) => inner.claim(k, t), release: (k) => inner.release(k), commit: (k, t) => inner.commit(k, t) };
+    const dedupe = createDeduplicator({ store, leaseSeconds: 1 });
+    let runs = 0;
+    let done!: () => void;
+    const slow = dedupe.once('evt_1', () => (runs++, new Promise<void>((resolve) => (done = resolve))));
+    now += 1_000;
+    expect(await dedupe.once('evt_1', () => void runs++)).toEqual({ duplicate: false, result: undefined });
+    done();
+    await slow;
+    expect(runs).toBe(2);
   });
 });

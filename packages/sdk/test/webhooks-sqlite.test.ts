@@ -17,6 +17,7 @@ import { createDeduplicator, MemoryDedupeStore, type DedupeStore, type Deduplica
 import { verifyWebhookDelivery, WebhookVerificationError, type WebhookEvent } from '../src/webhooks/index.js';
 import { SqliteDedupeStore } from '../src/webhooks/sqlite.js';
 import { newMerchant } from './helpers/clients.js';
+import { outlivesItsLease, staleClaimChangesNothing } from './helpers/lease.js';
 import { startStandalone, type MockEnv } from './helpers/mock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sikaramp-dedupe-'));
@@ -164,6 +165,44 @@ describe('SqliteDedupeStore', () => {
     now += 1_000;
     expect(await dedupe.once('k', () => 3)).toEqual({ duplicate: false, result: 3 });
     db.close();
+  });
+
+  it('keeps the claim of a handler that outlives its lease while it runs: the other process answers pending, the handler runs once', async () => {
+    const file = newFile();
+    const [a, b] = [new DatabaseSync(file), new DatabaseSync(file)];
+    await outlivesItsLease(new SqliteDedupeStore(a), new SqliteDedupeStore(b), 'payment:PAY-9:payment.completed');
+    a.close();
+    b.close();
+  });
+
+  it("lets a stale claim's release, renewal and commit change nothing once another process took the key", async () => {
+    const file = newFile();
+    let now = 1_000;
+    const db = new DatabaseSync(file);
+    await staleClaimChangesNothing(new SqliteDedupeStore(db, { now: () => now }), 'k', () => (now += 300));
+    db.close();
+  });
+
+  it('adds the claim column to a table made before claims had ids, keeping its keys', async () => {
+    const file = newFile();
+    const old = new DatabaseSync(file);
+    old.exec('CREATE TABLE sikaramp_webhook_keys (key TEXT PRIMARY KEY NOT NULL, expires_at INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0)');
+    old.prepare('INSERT INTO sikaramp_webhook_keys VALUES (?, ?, ?)').run('handled', 10_000, 1);
+    old.prepare('INSERT INTO sikaramp_webhook_keys VALUES (?, ?, ?)').run('in-flight', 10_000, 0);
+    old.close();
+    let now = 1_000;
+    const [a, b] = [new DatabaseSync(file), new DatabaseSync(file)];
+    const store = new SqliteDedupeStore(a, { now: () => now });
+    new SqliteDedupeStore(b, { now: () => now }); // a second process, starting on the table already changed
+    expect(a.prepare("SELECT name FROM pragma_table_info('sikaramp_webhook_keys')").all().map((c) => c.name)).toEqual(['key', 'expires_at', 'done', 'claim']);
+    expect(await store.claim('handled', 60)).toBe(false);
+    expect(await store.claim('in-flight', 60)).toBe('pending');
+    now = 10_000;
+    expect(await store.claim('in-flight', 60)).toBe(true);
+    await store.commit('in-flight', 60);
+    expect(await store.claim('in-flight', 60)).toBe(false);
+    a.close();
+    b.close();
   });
 
   it('uses the table named, and refuses a name that is not an identifier before touching the database', () => {

@@ -37,7 +37,7 @@ interface WebhookHandlerCommon {
   store: DedupeStore;
   /** How long a handled key is remembered, seconds. Default 7 days. */
   ttlSeconds?: number;
-  /** How long a key is held while `onEvent` runs, with a store that has `commit`, seconds. Default 10 minutes. */
+  /** How long a key is held while `onEvent` runs, with a store that has `commit`, seconds; renewed every third of it with a store that has `renew`. Default 10 minutes. */
   leaseSeconds?: number;
   /** Largest accepted difference between the signed timestamp and now, seconds. Default 300. */
   tolerance?: number;
@@ -47,7 +47,7 @@ interface WebhookHandlerCommon {
   maxBodyBytes?: number;
   /** How long the body may take to arrive, ms; a slower one is answered 408 (the service retries it). Default 10 s. */
   bodyTimeoutMs?: number;
-  /** Called with each error answered 5xx. Default `console.error`. */
+  /** Called with each error answered 5xx, and with a `DedupeLeaseError` when a running `onEvent`'s lease could not be renewed. Default `console.error`. */
   onError?: ErrorReporter;
   /** Called with each delivery refused 400 (forged, stale, or a body that is not the one signed), e.g. to log it. */
   onRefused?: (error: WebhookVerificationError, request: Request) => unknown;
@@ -89,7 +89,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
   const oldestMs = (ttl - Math.min(tolerance ?? DEFAULT_TOLERANCE_SECONDS, ttl / 2)) * 1000;
   if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createWebhookHandler: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
   const onError = options.onError ?? ((e: unknown) => console.error(e));
-  const dedupe = createDeduplicator({ store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds });
+  const dedupeOptions = { store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds };
 
   return async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
@@ -118,6 +118,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
       return reportInternal(onError, cause, request);
     }
     try {
+      // One per delivery, so that a lease lost while onEvent runs is reported with its request.
+      const dedupe = createDeduplicator({ ...dedupeOptions, onLeaseError: (leaseError) => onError(leaseError, request) });
       const outcome = await dedupe.once(event, () => (options.onEvent as (e: typeof event, r: Request) => unknown)(event, request));
       if (!outcome.duplicate) return json(200, { received: true });
       if (outcome.pending) return error(409, 'in_flight', 'This event is being handled; deliver it again later.');

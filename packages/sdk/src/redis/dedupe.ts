@@ -1,9 +1,10 @@
 /**
  * A {@link DedupeStore} on Redis, shared by every process of the merchant: one key per event,
- * whose value is the claiming call's own id while its handler runs (for the lease) and `done`
- * once handled (for the TTL). Each step is one Lua script, so no two processes can both claim,
- * and a process can only commit or release its own claim: one whose lease ran out and was
- * claimed again elsewhere changes nothing.
+ * whose value is the claim's id while its handler runs (for the lease) and `done` once handled
+ * (for the TTL). Each step is one Lua script, so no two processes can both claim, and a claim
+ * can only be committed, released or renewed by its holder: one whose lease ran out and was
+ * claimed again elsewhere changes nothing. The id is the `claimId` passed in (createDeduplicator
+ * passes one), else one of the store's own, remembered by key until its commit or release.
  */
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
@@ -18,18 +19,22 @@ if v == ARGV[1] or v == false then redis.call('SET', KEYS[1], 'done', 'PX', ARGV
 return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+// Extends the lease of this claim, or takes the key back if it is gone (nobody else handles it).
+const RENEW = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
 
 export class RedisDedupeStore implements DedupeStore {
   readonly #run: KeyedScript;
-  /** The id of each claim this store holds, by key. */
+  /** The id of each claim made here without one, by key. */
   readonly #claims = new Map<string, string>();
 
   constructor(redis: RedisScriptRunner, options: RedisStoreOptions = {}) {
     this.#run = keyedScript(redis, options, 'webhook:');
   }
 
-  async claim(key: string, ttlSeconds: number): Promise<boolean | 'pending'> {
-    const id = globalThis.crypto.randomUUID();
+  async claim(key: string, ttlSeconds: number, claimId?: string): Promise<boolean | 'pending'> {
+    const id = claimId ?? globalThis.crypto.randomUUID();
     let reply: unknown;
     try {
       reply = await this.#run(CLAIM, key, id, ms(ttlSeconds));
@@ -39,18 +44,22 @@ export class RedisDedupeStore implements DedupeStore {
       this.#run(RELEASE, key, id).catch(() => undefined);
       throw error;
     }
-    if (Number(reply) === 1) this.#claims.set(key, id);
+    if (Number(reply) === 1 && claimId === undefined) this.#claims.set(key, id);
     return Number(reply) === 1 ? true : Number(reply) === 0 ? false : 'pending';
   }
 
-  async commit(key: string, ttlSeconds: number): Promise<void> {
-    const id = this.#take(key);
-    await this.#run(COMMIT, key, id, ms(ttlSeconds));
+  async commit(key: string, ttlSeconds: number, claimId?: string): Promise<void> {
+    await this.#run(COMMIT, key, claimId ?? this.#take(key), ms(ttlSeconds));
   }
 
-  async release(key: string): Promise<void> {
-    const id = this.#take(key);
-    await this.#run(RELEASE, key, id);
+  async release(key: string, claimId?: string): Promise<void> {
+    await this.#run(RELEASE, key, claimId ?? this.#take(key));
+  }
+
+  async renew(key: string, leaseSeconds: number, claimId?: string): Promise<boolean> {
+    const id = claimId ?? this.#claims.get(key);
+    if (id === undefined) return false;
+    return Number(await this.#run(RENEW, key, id, ms(leaseSeconds))) === 1;
   }
 
   /** This store's claim id for `key`, forgotten; none matches no value in Redis. */

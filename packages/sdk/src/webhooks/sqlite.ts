@@ -36,15 +36,23 @@ export interface SqliteDedupeStoreOptions {
 /** Claims between two sweeps of expired keys. */
 const SWEEP_EVERY = 1_000;
 
-/** A {@link DedupeStore} in a SQLite table: one row per key, with its expiry and whether it was handled. */
+/**
+ * A {@link DedupeStore} in a SQLite table: one row per key, with its expiry, whether it was
+ * handled, and the id of the claim that holds it while its handler runs. Commit, release and
+ * renewal act only on that claim, so a process whose lease ran out changes nothing once another
+ * has claimed the key. A call without `claimId` acts on this store's own latest claim of the key.
+ */
 export class SqliteDedupeStore implements DedupeStore {
   readonly #now: () => number;
   readonly #claim: SqliteStatement;
   readonly #state: SqliteStatement;
   readonly #commit: SqliteStatement;
   readonly #release: SqliteStatement;
+  readonly #renew: SqliteStatement;
   readonly #sweep: SqliteStatement;
-  #claims = 0;
+  /** The id of each claim made here without one, by key. */
+  readonly #claims = new Map<string, string>();
+  #claimCount = 0;
 
   constructor(db: SqliteDatabase, options: SqliteDedupeStoreOptions = {}) {
     const table = options.table ?? 'sikaramp_webhook_keys';
@@ -52,35 +60,72 @@ export class SqliteDedupeStore implements DedupeStore {
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(table)) throw new RangeError('table must be letters, digits and _, starting with a letter or _');
     this.#now = options.now ?? Date.now;
     db.exec(
-      `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY NOT NULL, expires_at INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0)`,
+      `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY NOT NULL, expires_at INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0, claim TEXT)`,
     );
-    // One statement, so that two processes cannot both claim a key: a new key is inserted, an
-    // expired one taken over, a live one left alone (0 rows changed).
-    this.#claim = db.prepare(
-      `INSERT INTO ${table} (key, expires_at, done) VALUES (?, ?, 0) ` +
-        `ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at, done = 0 WHERE ${table}.expires_at <= ?`,
-    );
+    addClaimColumn(db, table);
+    // Each step is one statement, so that two processes cannot both claim a key, and a row
+    // whose expiry passed counts as gone. A claim inserts a new key, takes over an expired one,
+    // leaves a live one alone (0 rows changed).
+    const upsert = (done: 0 | 1, claim: '?' | 'NULL') =>
+      `INSERT INTO ${table} (key, expires_at, done, claim) VALUES (?, ?, ${done}, ${claim}) ` +
+      `ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at, done = ${done}, claim = excluded.claim WHERE ${table}.expires_at <= ?`;
+    this.#claim = db.prepare(upsert(0, '?'));
     this.#state = db.prepare(`SELECT done FROM ${table} WHERE key = ?`);
-    this.#commit = db.prepare(`UPDATE ${table} SET expires_at = ?, done = 1 WHERE key = ?`);
-    this.#release = db.prepare(`DELETE FROM ${table} WHERE key = ?`);
+    // Commit and renewal also take the caller's own live claim; a handled row's claim is NULL, which equals no id.
+    this.#commit = db.prepare(`${upsert(1, 'NULL')} OR ${table}.claim = ?`);
+    this.#renew = db.prepare(`${upsert(0, '?')} OR ${table}.claim = excluded.claim`);
+    this.#release = db.prepare(`DELETE FROM ${table} WHERE key = ? AND claim = ?`);
     this.#sweep = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`);
     this.#sweep.run(this.#now());
   }
 
-  async claim(key: string, ttlSeconds: number): Promise<boolean | 'pending'> {
+  async claim(key: string, ttlSeconds: number, claimId?: string): Promise<boolean | 'pending'> {
     const now = this.#now();
-    if (++this.#claims % SWEEP_EVERY === 0) this.#sweep.run(now);
-    if (Number(this.#claim.run(key, now + Math.ceil(ttlSeconds * 1000), now).changes) === 1) return true;
+    if (++this.#claimCount % SWEEP_EVERY === 0) this.#sweep.run(now);
+    const id = claimId ?? globalThis.crypto.randomUUID();
+    if (Number(this.#claim.run(key, now + Math.ceil(ttlSeconds * 1000), id, now).changes) === 1) {
+      if (claimId === undefined) this.#claims.set(key, id);
+      return true;
+    }
     const row = this.#state.get(key) as { done?: unknown } | undefined;
     // Gone since (its handler failed and released it): let the service retry, as for one in flight.
     return row !== undefined && Number(row.done) === 1 ? false : 'pending';
   }
 
-  async commit(key: string, ttlSeconds: number): Promise<void> {
-    this.#commit.run(this.#now() + Math.ceil(ttlSeconds * 1000), key);
+  async commit(key: string, ttlSeconds: number, claimId?: string): Promise<void> {
+    const now = this.#now();
+    this.#commit.run(key, now + Math.ceil(ttlSeconds * 1000), now, claimId ?? this.#take(key));
   }
 
-  async release(key: string): Promise<void> {
-    this.#release.run(key);
+  async release(key: string, claimId?: string): Promise<void> {
+    this.#release.run(key, claimId ?? this.#take(key));
+  }
+
+  async renew(key: string, leaseSeconds: number, claimId?: string): Promise<boolean> {
+    const id = claimId ?? this.#claims.get(key);
+    if (id === undefined) return false;
+    const now = this.#now();
+    return Number(this.#renew.run(key, now + Math.ceil(leaseSeconds * 1000), id, now).changes) === 1;
+  }
+
+  /** This store's own claim id for `key`, forgotten; none matches no row. */
+  #take(key: string): string {
+    const id = this.#claims.get(key) ?? '';
+    this.#claims.delete(key);
+    return id;
+  }
+}
+
+/**
+ * Adds the `claim` column to a table made before claims had ids. Another process may add it
+ * at the same moment: its error is ignored once the column is there.
+ */
+function addClaimColumn(db: SqliteDatabase, table: string): void {
+  const hasClaim = () => Number((db.prepare(`SELECT count(*) AS n FROM pragma_table_info('${table}') WHERE name = 'claim'`).get() as { n: unknown }).n) === 1;
+  if (hasClaim()) return;
+  try {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN claim TEXT`);
+  } catch (error) {
+    if (!hasClaim()) throw error;
   }
 }
