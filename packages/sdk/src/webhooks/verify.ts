@@ -128,13 +128,13 @@ export async function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: H
   }
 
   // A plain object (Node's req.headers, signWebhook's) is read without regard to case, its first
-  // defined value for each name; a Headers object has no enumerable keys. An array (a header sent
-  // twice) reads as its values joined with commas. A `get` that is no function is a header of that name.
+  // defined value for each name (a Headers object has no enumerable keys). An array (a header sent
+  // twice) reads as its values joined with commas; a `get` that is no function is a header of that name.
   const plain: Record<string, unknown> = {};
   for (const key in headers) plain[key.toLowerCase()] ??= (headers as Record<string, unknown>)[key];
   /** The header `name` (in lowercase), or `absent` when it is missing: by default a missing_header refusal. */
   const read = (name: string, absent?: string): string =>
-    `${((headers.get as unknown as Function | undefined)?.call ? (headers as Headers).get(name) : plain[name]) ?? ''}`.trim() || (absent ?? fail('missing_header', name));
+    `${(typeof headers.get === 'function' ? headers.get(name) : plain[name]) ?? ''}`.trim() || (absent ?? fail('missing_header', name));
 
   // Checkout's event headers, held against the signed body once it verifies.
   const sent: Record<string, string> = {};
@@ -148,9 +148,9 @@ export async function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: H
   const timestamp = read(`${prefix}timestamp`);
   if (!/^\d{1,12}$/.test(timestamp)) fail('malformed_header', `${prefix}timestamp`);
 
-  // Each entry (comma or space apart) as lowercase hex, with its encoding:
-  // 64 hex digits (any case) or 43 base64 characters (standard or URL-safe) and their padding, after
-  // `v1=` (checkout: only those count, other versions may appear beside them) or `sha256=` (order: optional).
+  // Each entry (comma or space apart) as lowercase hex, with its encoding: 64 hex digits (any case) or
+  // 43 base64 characters (standard or URL-safe) and their padding, after `v1=` (checkout: only those
+  // count, other versions may appear beside them) or `sha256=` (order: optional).
   const candidates: [string, WebhookSignatureEncoding][] = [];
   for (const [, version, value] of signature.matchAll(/(?:^|[\s,])(v1=|sha256=)?([\w+/-]{43}=?|[\da-fA-F]{64})(?=[\s,]|$)/g)) {
     const found = ENCODINGS[value![63] ? 0 : 1]!;
@@ -176,9 +176,9 @@ export async function verify(input: VerifyOrderWebhookInput, kind: Kind, hmac: H
       // node:crypto answers at once: no turn of the microtask queue for it.
       if (typeof expected !== 'string') expected = await expected;
       let matched: WebhookSignatureEncoding | undefined;
-      for (const [bytes, found] of candidates) {
+      for (const [hex, found] of candidates) {
         let diff = 0;
-        for (let i = 0; i < 64; i++) diff |= expected.charCodeAt(i) ^ bytes.charCodeAt(i);
+        for (let i = 0; i < 64; i++) diff |= expected.charCodeAt(i) ^ hex.charCodeAt(i);
         if (!diff) matched ??= found;
       }
       if (!matched) continue;
