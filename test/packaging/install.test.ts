@@ -102,7 +102,7 @@ describe.each([
     // Verification only: signing and de-duplication are subpaths of their own.
     expect(report.exports['./webhooks']).not.toContain('signWebhook');
     expect(report.exports['./webhooks']).not.toContain('createDeduplicator');
-    expect(report.exports['./webhooks/dedupe'].toSorted()).toEqual(['DEFAULT_DEDUPE_LEASE_SECONDS', 'DEFAULT_DEDUPE_TTL_SECONDS', 'MemoryDedupeStore', 'createDeduplicator', 'webhookEventKey']);
+    expect(report.exports['./webhooks/dedupe'].toSorted()).toEqual(['DEFAULT_DEDUPE_LEASE_SECONDS', 'DEFAULT_DEDUPE_TTL_SECONDS', 'DedupeLeaseError', 'MemoryDedupeStore', 'createDeduplicator', 'webhookEventKey']);
     expect(report.exports['./webhooks/testing'].toSorted()).toEqual(['signCheckoutWebhook', 'signWebhook']);
     expect(report.exports['./anchor']).toEqual(expect.arrayContaining(['AnchorClient', 'validateChallenge', 'ChallengeError']));
     expect(report.exports['./webhooks/sqlite']).toEqual(['SqliteDedupeStore']);
