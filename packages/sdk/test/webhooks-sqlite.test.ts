@@ -201,6 +201,12 @@ describe('SqliteDedupeStore', () => {
     expect(await store.claim('in-flight', 60)).toBe(true);
     await store.commit('in-flight', 60);
     expect(await store.claim('in-flight', 60)).toBe(false);
+    // A process of the earlier version, still running, marks a key handled as it did, leaving the claim column.
+    expect(await store.claim('mixed', 60, 'stale')).toBe(true);
+    a.prepare('UPDATE sikaramp_webhook_keys SET expires_at = ?, done = 1 WHERE key = ?').run(now + 60_000, 'mixed');
+    expect(await store.renew('mixed', 60, 'stale')).toBe(false);
+    await store.release('mixed', 'stale');
+    expect(await store.claim('mixed', 60)).toBe(false);
     a.close();
     b.close();
   });

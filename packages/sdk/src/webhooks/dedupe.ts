@@ -1,12 +1,13 @@
 /**
  * @sikaramp/sdk/webhooks/dedupe: de-duplication of webhook deliveries, platform-neutral (no
- * crypto, no Node module). The same event can arrive more than once (retries,
- * status synchronisation, a manual retry, a replay by whoever captured a delivery: order
- * webhooks do not sign their timestamp), and several deliveries of it can arrive at once;
- * the handler must run once. The store is pluggable: the in-memory default serves one
- * process until it restarts; `@sikaramp/sdk/webhooks/sqlite` keeps keys across restarts, and
- * a merchant with several processes backs it with Redis (`SET key 1 NX EX ttl` / `DEL key`)
- * or a database table with a unique key (`@sikaramp/sdk/redis` has one).
+ * HMAC, no Node module; the global `crypto.randomUUID` names each claim). The same event can
+ * arrive more than once (retries, status synchronisation, a manual retry, a replay by whoever
+ * captured a delivery: order webhooks do not sign their timestamp), and several deliveries of
+ * it can arrive at once; the handler must run once, however long it takes (its lease is
+ * renewed while it runs). The store is pluggable: the in-memory default serves one process
+ * until it restarts; `@sikaramp/sdk/webhooks/sqlite` keeps keys across restarts, and a
+ * merchant with several processes backs it with Redis (`@sikaramp/sdk/redis` has one) or a
+ * database table with a unique key.
  *
  * ```ts
  * import { createDeduplicator } from '@sikaramp/sdk/webhooks/dedupe';

@@ -71,10 +71,11 @@ export class SqliteDedupeStore implements DedupeStore {
       `ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at, done = ${done}, claim = excluded.claim WHERE ${table}.expires_at <= ?`;
     this.#claim = db.prepare(upsert(0, '?'));
     this.#state = db.prepare(`SELECT done FROM ${table} WHERE key = ?`);
-    // Commit and renewal also take the caller's own live claim; a handled row's claim is NULL, which equals no id.
-    this.#commit = db.prepare(`${upsert(1, 'NULL')} OR ${table}.claim = ?`);
-    this.#renew = db.prepare(`${upsert(0, '?')} OR ${table}.claim = excluded.claim`);
-    this.#release = db.prepare(`DELETE FROM ${table} WHERE key = ? AND claim = ?`);
+    // Commit and renewal also take the caller's own live claim. A handled row's claim is NULL,
+    // but a process of an earlier version marks one handled without clearing it: hence done = 0.
+    this.#commit = db.prepare(`${upsert(1, 'NULL')} OR (${table}.done = 0 AND ${table}.claim = ?)`);
+    this.#renew = db.prepare(`${upsert(0, '?')} OR (${table}.done = 0 AND ${table}.claim = excluded.claim)`);
+    this.#release = db.prepare(`DELETE FROM ${table} WHERE key = ? AND done = 0 AND claim = ?`);
     this.#sweep = db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`);
     this.#sweep.run(this.#now());
   }
