@@ -235,7 +235,7 @@ describe.each([
       expect(report.resolved[id]).toContain(installed);
       expect(report.resolved[id]?.endsWith(`/dist/handlers/${build}${extension}`)).toBe(true);
     }
-    expect(report.exports['./handlers']).toEqual(expect.arrayContaining(['createRampHandlers', 'createWebhookHandler', 'MemoryDedupeStore']));
+    expect(report.exports['./handlers']).toEqual(expect.arrayContaining(['createRampHandlers', 'createWebhookHandler', 'MemoryDedupeStore', 'DedupeLeaseError']));
     expect(report.exports['./handlers/express']).toEqual(['toExpress']);
     expect(report.exports['./handlers/hono']).toEqual(['toHono']);
     expect(report.exports['./handlers/fastify']).toEqual(['rawBodies', 'toFastify']);

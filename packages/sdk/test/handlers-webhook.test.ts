@@ -13,7 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toExpress } from '../src/handlers/adapters/express.js';
-import { createWebhookHandler, MemoryDedupeStore, type DedupeStore } from '../src/handlers/index.js';
+import { createWebhookHandler, DedupeLeaseError, MemoryDedupeStore, type DedupeStore } from '../src/handlers/index.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from '../src/webhooks/index.js';
 import { SqliteDedupeStore } from '../src/webhooks/sqlite.js';
 
@@ -168,6 +168,8 @@ describe('createWebhookHandler', () => {
     const second = handle(orderDelivery(payload));
     await new Promise((r) => setTimeout(r, 500));
     expect(reported).toEqual([[expect.objectContaining({ name: 'DedupeLeaseError', reason: 'lost' }), stalled]]);
+    // Told apart from other failures with the class the handlers entry exports.
+    expect(reported[0]![0]).toBeInstanceOf(DedupeLeaseError);
     finishFirst();
     finish();
     expect([(await first).status, (await second).status]).toEqual([200, 200]);

@@ -20,4 +20,4 @@ export {
   type CheckoutWebhookHandlerOptions,
 } from './webhook.js';
 export type { ErrorReporter } from './response.js';
-export { MemoryDedupeStore, type DedupeStore } from '../webhooks/dedupe.js';
+export { MemoryDedupeStore, DedupeLeaseError, type DedupeStore } from '../webhooks/dedupe.js';
