@@ -349,10 +349,9 @@ export class HttpCore {
     // ky's fast path: it builds only a bare Request for the URL and method, and the transport
     // gets the URL and the init and copies no body stream. A fetch of the caller's own gets
     // ky's whole Request (headers, body and signal too, for one that drops the init) and the init.
-    // One shape for every path, so that ky's code stays monomorphic in a process that uses both.
     const options: Options = own
       ? { method, headers: sent, body, signal: init.signal, fetch: (request) => own(request, init) }
-      : { method, headers: undefined, body: undefined, signal: undefined, fetch: direct ? () => direct(url, init, timeoutMs, read) : () => globalThis.fetch(url, init) };
+      : { method, fetch: direct ? () => direct(url, init, timeoutMs, read) : () => globalThis.fetch(url, init) };
     // A fetch of the caller's own may drop the signal (a wrapper that builds its own init): the
     // deadline and the caller's abort end the call all the same, waiting for the answer or reading it.
     const ended = own && endedBy(init.signal!);
