@@ -11,7 +11,7 @@
  * const tx = await anchor.transfers.get(id, { merchant: { merchant_id, session_id, session_token, api_key, user_id } });
  * ```
  */
-import { FeeBumpTransaction, Keypair, MemoID, MemoNone, TransactionBuilder, type Transaction } from './stellar.js';
+import { FeeBumpTransaction, Keypair, MemoID, MemoNone, StrKey, TransactionBuilder, type Transaction } from './stellar.js';
 import * as z from 'zod';
 import { SikarampError, ValidationError } from '../core/errors.js';
 import { HttpCore, type Authenticator, type ClientOptions, type RequestOptions } from '../core/http.js';
@@ -37,14 +37,33 @@ export interface AnchorClientOptions extends ClientOptions {
   anchorUrl: string;
   /** Signs challenges: a Keypair (kept in memory, server-side), or a function for a wallet or an HSM. */
   signer: Keypair | ChallengeSigner;
-  /** The account to authenticate (`G…`). Required with a signer function; default: the Keypair's. */
+  /**
+   * The account to authenticate: `G…`, or a muxed `M…` address for one user of a shared account
+   * (the token's `sub` is then the M address, a principal of its own, and the signer is the
+   * Keypair of its underlying `G…` key). Required with a signer function; default: the Keypair's.
+   */
   account?: string;
   /**
    * SEP-10's id memo (a positive 64-bit integer, in decimal) for one user of a shared (omnibus)
    * account: the token is for `account:memo` (its `sub`), a principal of its own at the anchor,
-   * and is cached apart from the account's and from other memos'.
+   * and is cached apart from the account's and from other memos'. Not with an `M…` account,
+   * which SEP-10 forbids (its id already names the user).
    */
   memo?: string;
+  /**
+   * SEP-10 client attribution: the wallet's domain, whose stellar.toml SIGNING_KEY must sign the
+   * challenge too. The challenge is asked for with `client_domain`, and the anchor's token says
+   * which wallet signed in. Requires `clientDomainSigner`.
+   */
+  clientDomain?: string;
+  /**
+   * Signs for `clientDomain` (as @stellar/typescript-wallet-sdk's `signWithDomainAccount`): the
+   * Keypair of the domain's SIGNING_KEY, which must then be the source of the challenge's
+   * `client_domain` operation; or a function (the wallet's server, which holds the key) that
+   * returns the challenge with the signature of that operation's source added, checked before
+   * anything is sent back.
+   */
+  clientDomainSigner?: Keypair | ChallengeSigner;
   /** The anchor's home domain, whose stellar.toml names its signing key. Default: the host of anchorUrl. */
   homeDomain?: string;
   /** The anchor's SEP-10 signing key, pinned. Default: SIGNING_KEY of stellar.toml. */
@@ -88,6 +107,7 @@ export type ChallengeRejection =
   | 'nonce'
   | 'web_auth_domain'
   | 'memo'
+  | 'client_domain'
   | 'server_signature'
   | 'signer_output';
 
@@ -101,7 +121,14 @@ export class ChallengeError extends SikarampError {
   }
 }
 
-const AccountSchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+const PublicKeySchema = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+const AccountSchema = z
+  .string()
+  .refine((a) => StrKey.isValidEd25519PublicKey(a) || StrKey.isValidMed25519PublicKey(a), 'must be a Stellar account (G…, or muxed M…)');
+/** Client domain: a host name (with a port for a local site), at most 64 bytes, as a manage-data value holds. */
+const ClientDomainSchema = z
+  .string()
+  .regex(/^(?=.{1,64}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/i, 'must be a domain name, at most 64 characters');
 const MemoSchema = z
   .string()
   .refine((memo) => /^[1-9]\d{0,19}$/.test(memo) && BigInt(memo) < 2n ** 64n, 'must be an id memo: a positive 64-bit integer in decimal');
@@ -128,6 +155,8 @@ export class AnchorClient {
   readonly account: string;
   /** SEP-10's id memo of the account's user, when the account is shared. */
   readonly memo: string | undefined;
+  /** The wallet's domain the anchor attributes the token to (SEP-10 `client_domain`), if any. */
+  readonly clientDomain: string | undefined;
   readonly #options: AnchorClientOptions;
   /** Transport options shared by every core this client makes. */
   readonly #transport: ClientOptions;
@@ -144,10 +173,21 @@ export class AnchorClient {
     const account = typeof signer === 'function' ? options.account : (options.account ?? signer.publicKey());
     if (account === undefined) throw new SikarampError('AnchorClient needs `account` with a signer function');
     this.account = parseInput(AccountSchema, account, 'account');
-    if (typeof signer !== 'function' && signer.publicKey() !== this.account) {
-      throw new SikarampError('`account` must be the Keypair’s own public key');
+    if (typeof signer !== 'function' && signer.publicKey() !== baseKey(this.account)) {
+      throw new SikarampError('`account` must be the Keypair’s own public key, or a muxed account of it');
     }
     this.memo = options.memo === undefined ? undefined : parseInput(MemoSchema, options.memo, 'memo');
+    if (this.memo !== undefined && this.account.startsWith('M')) {
+      throw optionError('memo', 'is not allowed with a muxed (M…) account: SEP-10 forbids it, the account’s id names the user');
+    }
+    const { clientDomain, clientDomainSigner } = options;
+    this.clientDomain = clientDomain === undefined ? undefined : parseInput(ClientDomainSchema, clientDomain, 'clientDomain');
+    if ((clientDomain === undefined) !== (clientDomainSigner === undefined)) {
+      throw optionError(clientDomain === undefined ? 'clientDomainSigner' : 'clientDomain', 'clientDomain and clientDomainSigner go together');
+    }
+    if (clientDomainSigner !== undefined && typeof clientDomainSigner !== 'function' && !clientDomainSigner.canSign()) {
+      throw optionError('clientDomainSigner', 'a Keypair without its secret key cannot sign');
+    }
     const { tokenStore, tokenCacheKey } = options;
     // What the store key fingerprints, so that a shared store serves only a client that can sign:
     // the seed (32 random bytes, which one round hides), or the chosen tokenCacheKey (the slow hash).
@@ -172,10 +212,12 @@ export class AnchorClient {
       isExpired: isAuthenticationRequired,
     };
     this.#core = new HttpCore({ ...this.#transport, baseUrl: anchorUrl, auth });
-    // A token is for one principal (`sub`: the account, or `account:memo`), issued by one auth
-    // server for one home domain, and sent to this anchor: each of them keys it.
+    // A token is for one principal (`sub`: the account, an M address being one of its own, or
+    // `account:memo`), attributed to one client domain or none, issued by one auth server for one
+    // home domain, and sent to this anchor: each of them keys it.
     const principal = this.memo === undefined ? this.account : `${this.account}:${this.memo}`;
-    const scope = `sikaramp:anchor:${this.#core.baseUrl}:${principal}`;
+    const attribution = this.clientDomain === undefined ? '' : `:client_domain=${this.clientDomain}`;
+    const scope = `sikaramp:anchor:${this.#core.baseUrl}:${principal}${attribution}`;
     const issuer = JSON.stringify([this.#homeDomain(), options.webAuthEndpoint ?? null, options.serverSigningKey ?? null, options.networkPassphrase ?? null]);
     // Without a store given, the cache is this client's own memory, which no other client reads.
     const fingerprint = async () =>
@@ -231,7 +273,7 @@ export class AnchorClient {
         throw new SikarampError('The anchor’s stellar.toml names no SIGNING_KEY or NETWORK_PASSPHRASE; pass serverSigningKey and networkPassphrase');
       }
       return {
-        serverKey: parseInput(AccountSchema, serverKey, 'serverSigningKey'),
+        serverKey: parseInput(PublicKeySchema, serverKey, 'serverSigningKey'),
         networkPassphrase,
         endpoint: o.webAuthEndpoint ?? toml.WEB_AUTH_ENDPOINT ?? `${this.#core.baseUrl}/auth`,
       };
@@ -247,12 +289,38 @@ export class AnchorClient {
     const auth = new HttpCore({ ...this.#transport, baseUrl: config.endpoint });
     const homeDomain = this.#homeDomain();
     // SEP-10's `home_domain`: an auth server for several home domains signs challenges for the one named.
-    const query = { account: this.account, home_domain: homeDomain, ...(this.memo === undefined ? {} : { memo: this.memo }) };
+    const query = {
+      account: this.account,
+      home_domain: homeDomain,
+      ...(this.memo === undefined ? {} : { memo: this.memo }),
+      ...(this.clientDomain === undefined ? {} : { client_domain: this.clientDomain }),
+    };
     const challenge = await auth.get('', { signal, unwrap: false, query, schema: AnchorChallengeSchema });
-    const tx = validateChallenge(challenge, { ...config, account: this.account, memo: this.memo, homeDomain, now: this.#now() });
-    const signed = await this.#sign(tx, config.networkPassphrase);
+    const domainSigner = this.#options.clientDomainSigner;
+    const clientDomain =
+      this.clientDomain === undefined
+        ? undefined
+        : { domain: this.clientDomain, key: typeof domainSigner === 'function' ? undefined : domainSigner?.publicKey() };
+    const tx = validateChallenge(challenge, { ...config, account: this.account, memo: this.memo, homeDomain, clientDomain, now: this.#now() });
+    // The client domain signs first, as a wallet's server signs the challenge it is shown; then the account.
+    const attributed = domainSigner === undefined ? tx : await this.#signForDomain(tx, domainSigner, config.networkPassphrase);
+    const signed = await this.#sign(attributed, config.networkPassphrase);
     const { token } = await auth.post('', { signal, unwrap: false, body: { transaction: signed }, schema: AnchorTokenSchema });
     return { token, expiresAt: jwtExpiry(token) ?? this.#now() + SEP10_TOKEN_TTL_SECONDS * 1000 };
+  }
+
+  /** The challenge signed for the client domain: by its Keypair, or by the function, whose output must carry the signature of the `client_domain` operation's source. */
+  async #signForDomain(tx: Transaction, signer: Keypair | ChallengeSigner, networkPassphrase: string): Promise<Transaction> {
+    if (typeof signer !== 'function') {
+      tx.sign(signer);
+      return tx;
+    }
+    const back = TransactionBuilder.fromXDR(await signedBy(signer, tx, networkPassphrase), networkPassphrase) as Transaction;
+    const source = clientDomainOp(back)!.source!;
+    if (!back.signatures.some((s) => Keypair.fromPublicKey(source).verify(back.hash(), s.signature))) {
+      throw new ChallengeError('signer_output', 'the client domain signer did not sign with the key of the client_domain operation');
+    }
+    return back;
   }
 
   async #sign(tx: Transaction, networkPassphrase: string): Promise<string> {
@@ -261,19 +329,23 @@ export class AnchorClient {
       tx.sign(signer);
       return tx.toXDR();
     }
-    const signed = await signer(tx.toXDR(), networkPassphrase);
-    // The signer must hand back the very challenge that was checked, only with its signature added.
-    let back: Transaction | FeeBumpTransaction;
-    try {
-      back = TransactionBuilder.fromXDR(signed, networkPassphrase);
-    } catch {
-      throw new ChallengeError('signer_output', 'the signer returned something that is not a transaction');
-    }
-    if (back instanceof FeeBumpTransaction || !equalBytes(back.hash(), tx.hash())) {
-      throw new ChallengeError('signer_output', 'the signer returned another transaction than the challenge');
-    }
-    return signed;
+    return signedBy(signer, tx, networkPassphrase);
   }
+}
+
+/** Runs a signer function on the checked challenge; it must hand back that very challenge, only with signatures added. */
+async function signedBy(signer: ChallengeSigner, tx: Transaction, networkPassphrase: string): Promise<string> {
+  const signed = await signer(tx.toXDR(), networkPassphrase);
+  let back: Transaction | FeeBumpTransaction;
+  try {
+    back = TransactionBuilder.fromXDR(signed, networkPassphrase);
+  } catch {
+    throw new ChallengeError('signer_output', 'the signer returned something that is not a transaction');
+  }
+  if (back instanceof FeeBumpTransaction || !equalBytes(back.hash(), tx.hash())) {
+    throw new ChallengeError('signer_output', 'the signer returned another transaction than the challenge');
+  }
+  return signed;
 }
 
 export interface ChallengeExpectations {
@@ -281,10 +353,17 @@ export interface ChallengeExpectations {
   networkPassphrase: string;
   /** The SEP-10 endpoint; its host name (without a port, as wallet libraries compare it) is the expected `web_auth_domain`. */
   endpoint: string;
+  /** The client account, `G…` or `M…`: the exact source of the first operation. */
   account: string;
   /** The id memo asked for, if any: the challenge must carry exactly it. */
   memo?: string | undefined;
   homeDomain: string;
+  /**
+   * The client domain asked for, if any: the challenge must carry one `client_domain` operation
+   * with this value, sourced by `key` when it is known (the client domain signer's key), else by
+   * some `G…` key other than the anchor's and the account's.
+   */
+  clientDomain?: { domain: string; key?: string | undefined } | undefined;
   /** ms since the epoch. */
   now: number;
 }
@@ -293,8 +372,9 @@ export interface ChallengeExpectations {
  * Checks a SEP-10 challenge before anything is signed, so that a hostile or broken server
  * cannot get anything else signed: the network, the anchor's signing key as source and
  * signer, sequence 0, live time bounds, a first `<home domain> auth` operation of the client
- * account with a 48-byte nonce, a matching `web_auth_domain`, no other kind of operation, and
- * no memo but the id memo asked for.
+ * account (exactly the `M…` address asked for, if muxed) with a 48-byte nonce, a matching
+ * `web_auth_domain`, the `client_domain` asked for (and none other's), no other kind of
+ * operation, and no memo but the id memo asked for.
  */
 export function validateChallenge(challenge: { transaction: string; network_passphrase?: string }, expect: ChallengeExpectations): Transaction {
   if (challenge.network_passphrase !== undefined && challenge.network_passphrase !== expect.networkPassphrase) {
@@ -334,7 +414,10 @@ export function validateChallenge(challenge: { transaction: string; network_pass
   // SEP-10 names a domain, and @stellar/typescript-wallet-sdk compares it with the host name alone: a port is not part of it.
   const webAuthDomain = new URL(expect.endpoint).hostname;
   let sawWebAuthDomain = false;
+  const asked = expect.clientDomain;
   for (const op of rest) {
+    // The client_domain operation asked for is the one sourced by the client domain's key (checked below).
+    if (asked && op.type === 'manageData' && op.name === 'client_domain') continue;
     // Every further operation must be the server's own manage-data: nothing that acts for the client.
     if (op.type !== 'manageData' || op.source !== expect.serverKey) {
       throw new ChallengeError('operations', `it has an unexpected ${op.type} operation`);
@@ -347,6 +430,19 @@ export function validateChallenge(challenge: { transaction: string; network_pass
     }
   }
   if (!sawWebAuthDomain) throw new ChallengeError('web_auth_domain', 'it has no web_auth_domain operation');
+  if (asked) {
+    const ops = rest.filter((op) => op.type === 'manageData' && op.name === 'client_domain');
+    const op = ops[0];
+    if (ops.length !== 1 || op?.type !== 'manageData') throw new ChallengeError('client_domain', 'it has not exactly one client_domain operation');
+    if (new TextDecoder().decode(op.value ?? new Uint8Array()) !== asked.domain) {
+      throw new ChallengeError('client_domain', `its client_domain is not ${asked.domain}`);
+    }
+    const source = op.source ?? '';
+    // A Keypair names the key; with a function, at least never the anchor's or the account's own key, whose signature it would stand for.
+    const wrong =
+      asked.key !== undefined ? source !== asked.key : !StrKey.isValidEd25519PublicKey(source) || source === expect.serverKey || source === baseKey(expect.account);
+    if (wrong) throw new ChallengeError('client_domain', 'its client_domain operation is not sourced by the client domain’s signing key');
+  }
 
   const server = Keypair.fromPublicKey(expect.serverKey);
   const hash = tx.hash();
@@ -373,6 +469,16 @@ function base64Length(text: string): number {
   } catch {
     return -1;
   }
+}
+
+/** The `G…` key behind an account: itself, or the ed25519 key of a muxed `M…` address. */
+function baseKey(account: string): string {
+  return account.startsWith('M') ? StrKey.encodeEd25519PublicKey(StrKey.decodeMed25519PublicKey(account).subarray(0, 32)) : account;
+}
+
+/** The challenge's `client_domain` operation, if it has one. */
+function clientDomainOp(tx: Transaction) {
+  return tx.operations.find((op) => op.type === 'manageData' && op.name === 'client_domain');
 }
 
 const optionError = (option: string, message: string) => new ValidationError([{ path: [option], message }], 'AnchorClient options');

@@ -9,7 +9,7 @@ try {
   throw stellarLoadError(error);
 }
 
-export const { FeeBumpTransaction, Keypair, MemoID, MemoNone, TransactionBuilder } = stellar;
+export const { FeeBumpTransaction, Keypair, MemoID, MemoNone, StrKey, TransactionBuilder } = stellar;
 export type FeeBumpTransaction = Stellar.FeeBumpTransaction;
 export type Keypair = Stellar.Keypair;
 export type Transaction = Stellar.Transaction;

@@ -12,7 +12,7 @@ const stellar: typeof Stellar = await import('@stellar/stellar-sdk/base').catch(
   throw stellarLoadError(error);
 });
 
-export const { FeeBumpTransaction, Keypair, MemoID, MemoNone, TransactionBuilder } = stellar;
+export const { FeeBumpTransaction, Keypair, MemoID, MemoNone, StrKey, TransactionBuilder } = stellar;
 export type FeeBumpTransaction = Stellar.FeeBumpTransaction;
 export type Keypair = Stellar.Keypair;
 export type Transaction = Stellar.Transaction;

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Account, Asset, BASE_FEE, Keypair, Memo, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import { Account, Asset, BASE_FEE, Keypair, Memo, MuxedAccount, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorClient, ChallengeError, type ChallengeRejection } from '../../src/anchor/index.js';
@@ -252,6 +252,80 @@ describe('SEP-10 against a hostile anchor', () => {
     expect(outcome).toBeInstanceOf(ChallengeError);
     expect((outcome as ChallengeError).reason).toBe(REFUSED_BY[flaw]);
     expect(signed).toEqual([]);
+  });
+
+  /** A challenge as SEP-10 describes it for `first` (an M address), with `change` applied before the server signs. */
+  function muxedChallenge(first: string, change: (b: TransactionBuilder) => void = () => {}) {
+    const builder = new TransactionBuilder(new Account(server.publicKey(), '-1'), { fee: BASE_FEE, networkPassphrase: Networks.TESTNET, timebounds: { minTime: NOW, maxTime: NOW + 300 } })
+      .addOperation(Operation.manageData({ name: `${host} auth`, value: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(48)))), source: first }))
+      .addOperation(Operation.manageData({ name: 'web_auth_domain', value: host.replace(/:\d+$/, ''), source: server.publicKey() }));
+    change(builder);
+    const tx = builder.build();
+    tx.sign(server);
+    return { transaction: tx.toXDR(), network_passphrase: Networks.TESTNET };
+  }
+  const muxedOf = (id: string) => new MuxedAccount(new Account(client.publicKey(), '0'), id).accountId();
+
+  /** Authenticates as `account` with a recording signer for the account and one for `clientDomain` (a function, which cannot name its key). */
+  async function authenticateAs(account: string, made: { transaction: string; network_passphrase: string }, clientDomain?: string) {
+    next = () => made;
+    const signed: string[] = [];
+    const record = (xdr: string) => (signed.push(xdr), xdr);
+    const anchor = new AnchorClient({
+      anchorUrl: `http://${host}`,
+      account,
+      now: () => NOW * 1000,
+      maxRetries: 0,
+      signer: record,
+      ...(clientDomain === undefined ? {} : { clientDomain, clientDomainSigner: record }),
+    });
+    const before = posted.length;
+    const outcome = await anchor.authenticate().catch((error: unknown) => error);
+    return { outcome, signed, posted: posted.length - before };
+  }
+
+  const walletKey = Keypair.random();
+  const clientDomainOp = (source: string, value = 'wallet.example.com') => (b: TransactionBuilder) =>
+    b.addOperation(Operation.manageData({ name: 'client_domain', value, source }));
+  const hostileMuxed: [string, () => [account: string, challenge: ReturnType<typeof muxedChallenge>, clientDomain?: string], ChallengeRejection][] = [
+    ['a challenge for another M address of the same key', () => [muxedOf('1'), muxedChallenge(muxedOf('2'))], 'operations'],
+    ['a challenge for the underlying G account of the M address asked for', () => [muxedOf('1'), muxedChallenge(client.publicKey())], 'operations'],
+    ['a memo with an M account', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), (b) => b.addMemo(Memo.id('1')))], 'memo'],
+    ['a client_domain nobody asked for, of another key', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), clientDomainOp(walletKey.publicKey()))], 'operations'],
+    ['no client_domain when one was asked for', () => [muxedOf('1'), muxedChallenge(muxedOf('1')), 'wallet.example.com'], 'client_domain'],
+    ['another client_domain than the one asked for', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), clientDomainOp(walletKey.publicKey(), 'evil.example.com')), 'wallet.example.com'], 'client_domain'],
+    ['two client_domain operations', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), (b) => (clientDomainOp(walletKey.publicKey())(b), clientDomainOp(walletKey.publicKey())(b))), 'wallet.example.com'], 'client_domain'],
+    ['a client_domain sourced by the account’s own key, for a domain signer function', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), clientDomainOp(client.publicKey())), 'wallet.example.com'], 'client_domain'],
+    ['a client_domain sourced by the anchor’s key, for a domain signer function', () => [muxedOf('1'), muxedChallenge(muxedOf('1'), clientDomainOp(server.publicKey())), 'wallet.example.com'], 'client_domain'],
+  ];
+
+  it.each(hostileMuxed)('refuses %s before signing, and posts nothing', async (_what, make, reason) => {
+    const [account, made, clientDomain] = make();
+    const { outcome, signed, posted: sent } = await authenticateAs(account, made, clientDomain);
+    expect(outcome).toBeInstanceOf(ChallengeError);
+    expect((outcome as ChallengeError).reason).toBe(reason);
+    expect(signed).toEqual([]);
+    expect(sent).toBe(0);
+  });
+
+  it('signs a challenge for exactly the M address asked for, with its client_domain, by both keys', async () => {
+    next = () => muxedChallenge(muxedOf('1'), clientDomainOp(walletKey.publicKey()));
+    const signWith = (key: Keypair) => (xdr: string, passphrase: string) => {
+      const tx = TransactionBuilder.fromXDR(xdr, passphrase);
+      tx.sign(key);
+      return tx.toXDR();
+    };
+    const anchor = new AnchorClient({
+      anchorUrl: `http://${host}`,
+      account: muxedOf('1'),
+      now: () => NOW * 1000,
+      signer: signWith(client),
+      clientDomain: 'wallet.example.com',
+      clientDomainSigner: signWith(walletKey),
+    });
+    await expect(anchor.authenticate()).resolves.toBe('header.eyJleHAiOjQxMDI0NDQ4MDB9.sig');
+    const sent = TransactionBuilder.fromXDR(JSON.parse(posted.at(-1)!).transaction, Networks.TESTNET);
+    for (const key of [server, client, walletKey]) expect(sent.signatures.some((s) => key.verify(sent.hash(), s.signature))).toBe(true);
   });
 
   it('signs any well-formed challenge, whatever its nonce, time bounds and extra server data', async () => {
