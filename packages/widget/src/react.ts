@@ -44,17 +44,48 @@ export type RampWidgetReactProps = Omit<HTMLAttributes<RampWidgetElement>, Eleme
 class Props extends RampWidgetElement {}
 for (const callback of ['getSession', 'getStatus']) Object.defineProperty(Props.prototype, callback, { value: undefined, writable: true });
 
+// React 18's server renderer warns "useLayoutEffect does nothing on the server" for each
+// element (React 19's does not); @lit/react's layout effects set the element's properties, which
+// only a browser can run, so on a server they are plain effects, which no server runs either.
+const react = typeof document === 'undefined' ? { ...React, useLayoutEffect: React.useEffect } : React;
+
+const Element = createComponent({
+  react,
+  tagName: 'ramp-widget',
+  elementClass: Props,
+  events: events as { [P in keyof typeof events]: EventName<RampEvent<(typeof events)[P]>> },
+});
+
+type Listener = (event: Event) => void;
+
 /**
  * `<ramp-widget>` in React: `<RampWidget apiKey={key} apiBase={base} sessionUrl="/api/ramp/session"
  * onRampComplete={(e) => e.detail.transaction} ref={ref} />`, then `await ref.current.open()`.
  */
-export const RampWidget: ForwardRefExoticComponent<RampWidgetReactProps & RefAttributes<RampWidgetElement>> = createComponent({
-  react: React,
-  tagName: 'ramp-widget',
-  elementClass: Props,
-  events: events as { [P in keyof typeof events]: EventName<RampEvent<(typeof events)[P]>> },
-  displayName: 'RampWidget',
+export const RampWidget: ForwardRefExoticComponent<RampWidgetReactProps & RefAttributes<RampWidgetElement>> = React.forwardRef<
+  RampWidgetElement,
+  RampWidgetReactProps
+>((props, ref) => {
+  // @lit/react leaves its listeners on the element when it unmounts, and the element still
+  // dispatches then (ramp-close as it is removed, an event of a detached element): each onRamp…
+  // prop is called through a listener of this component's, which stops with it.
+  const latest = React.useRef(props);
+  latest.current = props;
+  const mounted = React.useRef(true);
+  react.useLayoutEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+  const [listeners] = React.useState(() =>
+    Object.fromEntries(
+      Object.keys(events).map((prop) => [prop, (event: Event) => mounted.current && (latest.current as Record<string, Listener | undefined>)[prop]?.(event)]),
+    ),
+  );
+  const forwarded: Record<string, Listener> = {};
+  for (const prop in events) if ((props as Record<string, unknown>)[prop]) forwarded[prop] = listeners[prop]!;
+  return React.createElement(Element, { ...props, ...forwarded, ref });
 });
+RampWidget.displayName = 'RampWidget';
 
 export type { RampWidgetElement };
 export type * from './events.js';
