@@ -2,7 +2,9 @@
  * The example as Next.js runs it: `next build` (with no secret set, as in a merchant's CI),
  * then `next start` on 127.0.0.1 with the keys of a merchant on the standalone mock. The
  * widget's calls go to the route handlers over real HTTP; the mock's signed order webhook
- * reaches them and is fulfilled once; a route that re-serialises the body is refused. The buy,
+ * reaches them and is fulfilled once; a route that re-serialises the body is refused. The
+ * checkout page is server-rendered with the widget configured and no secret, and in Chromium it
+ * hydrates without an error and its button starts a buy at the session route. The buy,
  * sell, forged webhook and bad input steps are hono-handlers' shop-suite.ts, as the in-process
  * examples run them. Telemetry is off and nothing leaves this machine.
  */
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '@sikaramp/mock-server';
 import { Keypair } from '@sikaramp/sdk/anchor';
+import { launchChromium } from '../../../test/chromium.ts';
 import { freePort } from '../../../packages/sdk/test/helpers/redis.ts';
 import { badInput, buy, forgedWebhook, seedMerchant, sell, type RunningShop } from '../../hono-handlers/test/shop-suite.ts';
 
@@ -39,6 +42,7 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
   let server: ReturnType<typeof next> | undefined;
   let shop: string;
   let secrets: { secretKey: string; webhookSecret: string; stellarSecret: string };
+  let publicKey: string;
   const dir = mkdtempSync(join(tmpdir(), 'next-shop-'));
   const wallet = Keypair.random().publicKey();
   const timings: Record<string, number> = {};
@@ -50,9 +54,11 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
     timings.build = performance.now() - started;
 
     mock = await startMockServer({ port: 0, clock: 'manual' });
-    const { dashboard, secretKey, publicKey, customer } = await seedMerchant(mock);
+    const { dashboard, secretKey, customer } = await seedMerchant(mock);
     const port = await freePort();
     shop = `http://127.0.0.1:${port}`;
+    // The page's key, for the shop's origin only: the widget reads its config from the browser.
+    ({ key: publicKey } = await dashboard.apiKeys.create({ key_type: 'public', domains: [shop] }));
     const { secret: webhookSecret } = await dashboard.webhook.set({ url: `${shop}/webhooks/sikaramp` });
     secrets = { secretKey, webhookSecret: webhookSecret!, stellarSecret: Keypair.random().secret() };
 
@@ -117,6 +123,55 @@ describe('the Next.js shop with the drop-in handlers, built and started for real
     const raw = await fetch(`${shop}/webhooks/sikaramp`, { method: 'POST', headers, body });
     expect([raw.status, await raw.json()]).toEqual([200, { received: true }]);
     await expect.poll(() => fulfilled().filter((line) => line === 'order.completed ord_next_raw')).toHaveLength(1);
+  });
+
+  it('server-renders the checkout page with <ramp-widget> configured, and no secret in it or its scripts', async () => {
+    const res = await fetch(shop);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<ramp-widget data-api-key="${publicKey}" api-base="${mock.url}" session-url="/api/ramp/session" status-url="/api/ramp/status">`);
+    // Every script the page loads, named in the HTML or in the React Server Components payload it carries.
+    const scripts = [...new Set(html.match(/\/_next\/static\/[^"\\]+\.js/g))];
+    expect(scripts.length).toBeGreaterThan(0);
+    const sources = await Promise.all(scripts.map((path) => fetch(`${shop}${path}`).then((r) => r.text())));
+    for (const text of [html, ...sources]) for (const secret of Object.values(secrets)) expect(text).not.toContain(secret);
+  });
+
+  it('hydrates the page in Chromium without an error, and the button starts a buy at the session route', { timeout: 30_000 }, async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      context.setDefaultTimeout(10_000);
+      await context.addCookies([{ name: 'session', value: 'ama', url: shop }]);
+      const page = await context.newPage();
+      // The browser asks for an icon this example does not have.
+      await page.route(`${shop}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+      // A production build's React reports a hydration mismatch of text as error #418 (of an
+      // attribute, only in development), and Next.js any error, on the console.
+      const problems: string[] = [];
+      page.on('console', (message) => ['error', 'warning'].includes(message.type()) && problems.push(message.text()));
+      page.on('pageerror', (error) => problems.push(error.message));
+      const ready = page.waitForEvent('console', (message) => message.text() === 'ramp-ready');
+      await page.addInitScript(() => addEventListener('ramp-ready', () => console.log('ramp-ready')));
+      await page.goto(shop);
+      await ready;
+
+      const widget = page.locator('ramp-widget');
+      expect(await widget.evaluate((el) => el instanceof customElements.get('ramp-widget')! && el.shadowRoot!.querySelector('[part=button]')!.textContent)).toBe('Buy USDC');
+      // The customer's wallet, as the widget's "Connect wallet" fills it.
+      await widget.evaluate((el: any, address) => (el.destination = address), wallet);
+      const answered = page.waitForResponse(`${shop}/api/ramp/session`);
+      await widget.locator('[part=button]').click();
+      const session = await answered;
+      expect(session.request().postDataJSON()).toMatchObject({ flow: 'buy', destination: wallet });
+      expect(session.status()).toBe(200);
+      const { url } = await session.json();
+      // The flow opens in the widget's iframe, told the page's origin for its messages.
+      expect(await widget.locator('[part=frame]').getAttribute('src')).toBe(`${url}&origin=${encodeURIComponent(shop)}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('answers bad input to every route with a 4xx JSON error that names no secret, and starts nothing', () => badInput(running(), 40));
