@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { build, type Plugin } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleApp, completeBuy, openApp } from './fixtures/frameworks/page.js';
+import { bundleApp, checkReactApp, checkReactCallbackProp, completeBuy, openApp } from './fixtures/frameworks/page.js';
 import { ensureBuilt, PACKAGE_DIR } from './helpers/dist.js';
 import { eventually, startWorld, stellarAccountId, type World } from './helpers/world.js';
 
@@ -65,59 +65,12 @@ afterAll(async () => {
 
 describe('@sikaramp/widget/react, rendered by React 18 in Chromium', () => {
   it("runs react.test.ts's app: props as properties, typed callbacks, a re-render, and its ref completes a buy", async () => {
-    const destination = stellarAccountId();
-    const { page, calls, errors } = await openApp(world, app19, { destination });
-    const names = () => calls.map((call) => call.name);
-    const value = (name: string) => calls.find((call) => call.name === name)?.value;
-    const widget = page.locator('ramp-widget');
-    expect(await page.evaluate(() => (window as any).React)).toBeUndefined();
-
-    await eventually(() => names()).toContain('ready');
-    expect(value('ready')).toMatch(/\S/);
-    // Properties, not attributes (React 18 would have written amount="150" and no apiKey).
-    expect(await widget.evaluate((el: any) => [el.apiKey, el.amount, el.pollInterval, el.destination, el.className])).toEqual([
-      world.publicKey,
-      150,
-      200,
-      destination,
-      'ramp',
-    ]);
-    expect(await widget.evaluate((el) => el.getAttributeNames().filter((name) => /key|amount|interval|destination/i.test(name)))).toEqual([]);
-    await eventually(() => page.getByRole('button', { name: 'Buy USDC with MoMo' }).count()).toBe(1);
-
-    const element = await widget.elementHandle();
-    await page.click('#more');
-    await eventually(() => widget.evaluate((el: any) => [el.amount, el.getAttribute('lang')])).toEqual([200, 'fr']);
-    expect(await element!.evaluate((el) => el.isConnected)).toBe(true);
-
-    await page.click('#buy');
-    await eventually(() => names()).toContain('open');
-    const { id, mode } = value('open');
-    expect(mode).toBe('iframe');
-    expect(world.sessionRequests.find((r) => r.destination === destination)).toMatchObject({ flow: 'buy', amount: 200, lang: 'fr' });
-    await completeBuy(world, page, id);
-    await eventually(() => names()).toContain('resolved');
-    expect(value('complete')).toMatchObject({ id, status: 'completed', amount_in: '200.00' });
-    expect(value('resolved')).toEqual(value('complete'));
-    expect(calls.filter((call) => call.name === 'status').map((call) => call.value)).toContain('completed');
-    expect(names()).not.toContain('error');
-    expect(errors).toEqual([]);
-    await page.context().close();
+    // The bundles carry React 18 and no React 19: the mapping took.
+    for (const bundle of [app19, app, devApp]) expect([bundle.includes('"18.3.1"'), bundle.includes('"19.3.1"')]).toEqual([true, false]);
+    await checkReactApp(world, app19);
   });
 
-  it('passes a callback prop (getSession) to the element as a property, not an attribute', async () => {
-    const destination = stellarAccountId();
-    const { page, calls, errors } = await openApp(world, app19, { destination, callback: true });
-    const names = () => calls.map((call) => call.name);
-    await eventually(() => names()).toContain('ready');
-    expect(await page.locator('ramp-widget').evaluate((el: any) => [typeof el.getSession, el.hasAttribute('getSession')])).toEqual(['function', false]);
-    await page.click('#buy');
-    await eventually(() => names()).toContain('open');
-    expect(calls.find((call) => call.name === 'getSession')!.value).toMatchObject({ flow: 'buy', amount: 150, destination });
-    expect(world.sessionRequests.filter((r) => r.destination === destination)).toHaveLength(1);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+  it('passes a callback prop (getSession) to the element as a property, not an attribute', () => checkReactCallbackProp(world, app19));
 
   it('sets flow, mode and amount as properties that a state change updates; a secret key reaches onRampError as the real event', async () => {
     const destination = stellarAccountId();
