@@ -417,7 +417,7 @@ export function validateChallenge(challenge: { transaction: string; network_pass
   const asked = expect.clientDomain;
   for (const op of rest) {
     // The client_domain operation asked for is the one sourced by the client domain's key (checked below).
-    if (asked && op.type === 'manageData' && op.name === 'client_domain') continue;
+    if (asked && isClientDomainOp(op)) continue;
     // Every further operation must be the server's own manage-data: nothing that acts for the client.
     if (op.type !== 'manageData' || op.source !== expect.serverKey) {
       throw new ChallengeError('operations', `it has an unexpected ${op.type} operation`);
@@ -431,7 +431,7 @@ export function validateChallenge(challenge: { transaction: string; network_pass
   }
   if (!sawWebAuthDomain) throw new ChallengeError('web_auth_domain', 'it has no web_auth_domain operation');
   if (asked) {
-    const ops = rest.filter((op) => op.type === 'manageData' && op.name === 'client_domain');
+    const ops = rest.filter(isClientDomainOp);
     const op = ops[0];
     if (ops.length !== 1 || op?.type !== 'manageData') throw new ChallengeError('client_domain', 'it has not exactly one client_domain operation');
     if (new TextDecoder().decode(op.value ?? new Uint8Array()) !== asked.domain) {
@@ -476,10 +476,11 @@ function baseKey(account: string): string {
   return account.startsWith('M') ? StrKey.encodeEd25519PublicKey(StrKey.decodeMed25519PublicKey(account).subarray(0, 32)) : account;
 }
 
+/** Whether `op` is a `client_domain` manage-data operation. */
+const isClientDomainOp = (op: Transaction['operations'][number]) => op.type === 'manageData' && op.name === 'client_domain';
+
 /** The challenge's `client_domain` operation, if it has one. */
-function clientDomainOp(tx: Transaction) {
-  return tx.operations.find((op) => op.type === 'manageData' && op.name === 'client_domain');
-}
+const clientDomainOp = (tx: Transaction) => tx.operations.find(isClientDomainOp);
 
 const optionError = (option: string, message: string) => new ValidationError([{ path: [option], message }], 'AnchorClient options');
 

@@ -15,6 +15,7 @@ import { STELLAR_AMOUNT_PATTERN } from '../core/amount.js';
 import type { AnchorTransaction, AnchorTransfers } from '../resources/anchor/sep24.js';
 import type { TransactionOwners } from './owners.js';
 import { DEFAULT_BODY_TIMEOUT_MS, error, json, methodNotAllowed, readBody, reportInternal, upstream, type ErrorReporter } from './response.js';
+import { MAX_TIMER_MS } from '../core/retry.js';
 
 /** Owners in this process's memory, the newest `maxEntries` (default 100000); a restart forgets them. */
 export class MemoryTransactionOwners implements TransactionOwners {
@@ -136,7 +137,7 @@ export function createRampHandlers(options: RampHandlersOptions): RampHandlers {
       throw new RangeError('createRampHandlers: each of `limits` must have 0 < min <= max, min a finite number');
     }
   }
-  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createRampHandlers: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= MAX_TIMER_MS)) throw new RangeError('createRampHandlers: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
   const owners = options.owners ?? new MemoryTransactionOwners();
   const onError = options.onError ?? ((e: unknown) => console.error(e));
 

@@ -24,6 +24,7 @@ import {
   type WebhookSignatureScheme,
 } from '../webhooks/index.js';
 import { DEFAULT_BODY_TIMEOUT_MS, error, json, methodNotAllowed, readBody, reportInternal, type ErrorReporter } from './response.js';
+import { MAX_TIMER_MS } from '../core/retry.js';
 
 interface WebhookHandlerCommon {
   /** The webhook secret; during a rotation pass `secrets`, the new and the old one. */
@@ -87,7 +88,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (request: 
   // The margin (the clock tolerance, at most half the window) covers the service's clock running ahead.
   const ttl = options.ttlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS;
   const oldestMs = (ttl - Math.min(tolerance ?? DEFAULT_TOLERANCE_SECONDS, ttl / 2)) * 1000;
-  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= 2 ** 31 - 1)) throw new RangeError('createWebhookHandler: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
+  if (!(bodyTimeoutMs > 0 && bodyTimeoutMs <= MAX_TIMER_MS)) throw new RangeError('createWebhookHandler: `bodyTimeoutMs` must be a number of ms from 1 to 2^31 - 1');
   const onError = options.onError ?? ((e: unknown) => console.error(e));
   const dedupeOptions = { store, ttlSeconds: options.ttlSeconds, leaseSeconds: options.leaseSeconds };
 

@@ -6,6 +6,7 @@
  * claimed again elsewhere changes nothing. The id is the `claimId` passed in (createDeduplicator
  * passes one), else one of the store's own, remembered by key until its commit or release.
  */
+import { OwnClaims } from '../webhooks/claims.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { keyedScript, type KeyedScript, type RedisScriptRunner, type RedisStoreOptions } from './client.js';
 
@@ -26,15 +27,14 @@ return 0`;
 
 export class RedisDedupeStore implements DedupeStore {
   readonly #run: KeyedScript;
-  /** The id of each claim made here without one, by key. */
-  readonly #claims = new Map<string, string>();
+  readonly #claims = new OwnClaims();
 
   constructor(redis: RedisScriptRunner, options: RedisStoreOptions = {}) {
     this.#run = keyedScript(redis, options, 'webhook:');
   }
 
   async claim(key: string, ttlSeconds: number, claimId?: string): Promise<boolean | 'pending'> {
-    const id = claimId ?? globalThis.crypto.randomUUID();
+    const { id, claimed } = this.#claims.id(key, claimId);
     let reply: unknown;
     try {
       reply = await this.#run(CLAIM, key, id, ms(ttlSeconds));
@@ -44,30 +44,24 @@ export class RedisDedupeStore implements DedupeStore {
       this.#run(RELEASE, key, id).catch(() => undefined);
       throw error;
     }
-    if (Number(reply) === 1 && claimId === undefined) this.#claims.set(key, id);
+    if (Number(reply) === 1) claimed();
     return Number(reply) === 1 ? true : Number(reply) === 0 ? false : 'pending';
   }
 
   async commit(key: string, ttlSeconds: number, claimId?: string): Promise<void> {
-    await this.#run(COMMIT, key, claimId ?? this.#take(key), ms(ttlSeconds));
+    await this.#run(COMMIT, key, this.#claims.take(key, claimId), ms(ttlSeconds));
   }
 
   async release(key: string, claimId?: string): Promise<void> {
-    await this.#run(RELEASE, key, claimId ?? this.#take(key));
+    await this.#run(RELEASE, key, this.#claims.take(key, claimId));
   }
 
   async renew(key: string, leaseSeconds: number, claimId?: string): Promise<boolean> {
-    const id = claimId ?? this.#claims.get(key);
+    const id = this.#claims.held(key, claimId);
     if (id === undefined) return false;
     return Number(await this.#run(RENEW, key, id, ms(leaseSeconds))) === 1;
   }
 
-  /** This store's claim id for `key`, forgotten; none matches no value in Redis. */
-  #take(key: string): string {
-    const id = this.#claims.get(key) ?? '';
-    this.#claims.delete(key);
-    return id;
-  }
 }
 
 const ms = (seconds: number) => String(Math.max(1, Math.ceil(seconds * 1000)));

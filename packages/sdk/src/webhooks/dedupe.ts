@@ -16,6 +16,7 @@
  * ```
  */
 import { SikarampError } from '../core/errors.js';
+import { MAX_TIMER_MS } from '../core/retry.js';
 import type { CheckoutWebhookEvent, WebhookEvent } from './events.js';
 
 /**
@@ -188,8 +189,6 @@ export interface Deduplicator {
   once<T>(key: string | WebhookEvent | CheckoutWebhookEvent, handler: (signal: AbortSignal) => T | Promise<T>): Promise<DedupeResult<T>>;
 }
 
-/** Longest delay setTimeout takes; a longer one fires at once. */
-const MAX_DELAY_MS = 2 ** 31 - 1;
 
 export function createDeduplicator(options: DeduplicatorOptions = {}): Deduplicator {
   const store = options.store ?? new MemoryDedupeStore();
@@ -207,7 +206,7 @@ export function createDeduplicator(options: DeduplicatorOptions = {}): Deduplica
     let timer: ReturnType<typeof setTimeout> | undefined;
     const schedule = () => {
       if (!running) return;
-      timer = setTimeout(tick, Math.min((lease * 1000) / 3, MAX_DELAY_MS));
+      timer = setTimeout(tick, Math.min((lease * 1000) / 3, MAX_TIMER_MS));
       // A renewal alone must not keep the process alive: one that exits lets the lease run out.
       if (typeof timer === 'object') timer.unref?.();
     };

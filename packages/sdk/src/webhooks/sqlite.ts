@@ -12,6 +12,7 @@
  * const dedupe = createDeduplicator({ store: new SqliteDedupeStore(new DatabaseSync('webhooks.db')) });
  * ```
  */
+import { OwnClaims } from './claims.js';
 import type { DedupeStore } from './dedupe.js';
 
 /** The part of a synchronous SQLite handle the store uses: `DatabaseSync` of `node:sqlite`, better-sqlite3's `Database`, Bun's `Database`. */
@@ -50,8 +51,7 @@ export class SqliteDedupeStore implements DedupeStore {
   readonly #release: SqliteStatement;
   readonly #renew: SqliteStatement;
   readonly #sweep: SqliteStatement;
-  /** The id of each claim made here without one, by key. */
-  readonly #claims = new Map<string, string>();
+  readonly #claims = new OwnClaims();
   #claimCount = 0;
 
   constructor(db: SqliteDatabase, options: SqliteDedupeStoreOptions = {}) {
@@ -83,9 +83,9 @@ export class SqliteDedupeStore implements DedupeStore {
   async claim(key: string, ttlSeconds: number, claimId?: string): Promise<boolean | 'pending'> {
     const now = this.#now();
     if (++this.#claimCount % SWEEP_EVERY === 0) this.#sweep.run(now);
-    const id = claimId ?? globalThis.crypto.randomUUID();
+    const { id, claimed } = this.#claims.id(key, claimId);
     if (Number(this.#claim.run(key, now + Math.ceil(ttlSeconds * 1000), id, now).changes) === 1) {
-      if (claimId === undefined) this.#claims.set(key, id);
+      claimed();
       return true;
     }
     const row = this.#state.get(key) as { done?: unknown } | undefined;
@@ -95,26 +95,20 @@ export class SqliteDedupeStore implements DedupeStore {
 
   async commit(key: string, ttlSeconds: number, claimId?: string): Promise<void> {
     const now = this.#now();
-    this.#commit.run(key, now + Math.ceil(ttlSeconds * 1000), now, claimId ?? this.#take(key));
+    this.#commit.run(key, now + Math.ceil(ttlSeconds * 1000), now, this.#claims.take(key, claimId));
   }
 
   async release(key: string, claimId?: string): Promise<void> {
-    this.#release.run(key, claimId ?? this.#take(key));
+    this.#release.run(key, this.#claims.take(key, claimId));
   }
 
   async renew(key: string, leaseSeconds: number, claimId?: string): Promise<boolean> {
-    const id = claimId ?? this.#claims.get(key);
+    const id = this.#claims.held(key, claimId);
     if (id === undefined) return false;
     const now = this.#now();
     return Number(this.#renew.run(key, now + Math.ceil(leaseSeconds * 1000), id, now).changes) === 1;
   }
 
-  /** This store's own claim id for `key`, forgotten; none matches no row. */
-  #take(key: string): string {
-    const id = this.#claims.get(key) ?? '';
-    this.#claims.delete(key);
-    return id;
-  }
 }
 
 /**
